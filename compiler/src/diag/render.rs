@@ -1,0 +1,1 @@
+//! Rendering diagnostics to text (ariadne, human) or JSON. Used only at the CLI edge.

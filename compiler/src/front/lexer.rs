@@ -1,0 +1,448 @@
+//! Lexer for PTO text (syntax.md §1), built on logos.
+//!
+//! Owns the token classes and the byte spans of every token. Invariants:
+//! - every span is a byte range into the *original* buffer: [`lex`] takes a base offset so that a
+//!   split-input chunk lexed as a slice still reports original offsets (syntax.md §8.4);
+//! - lexing never stops: a character that starts no token becomes a one-character
+//!   [`Tok::Error`] token (and a [`LexError`]), which the parser skips;
+//! - `line_start` is true on a token preceded only by whitespace/comments on its line, which is
+//!   what the statement-level recovery of the parser keys on (syntax.md §8.2);
+//! - `\n` is a token only in assembly mode (syntax.md §6.2); in MLIR mode it only sets `line_start`.
+
+use logos::Logos;
+
+use crate::diag::Span;
+
+/// Why a piece of text could not become a proper token.
+#[derive(Debug, Clone, PartialEq, Eq, Default, thiserror::Error)]
+pub enum LexError {
+    #[default]
+    #[error("unexpected character")]
+    Unknown,
+    #[error("unexpected character '{0}'")]
+    UnexpectedChar(char),
+    #[error("'%' must be followed by a value name")]
+    StrayPercent,
+    #[error("unterminated string literal")]
+    UnterminatedString,
+    #[error("invalid escape sequence '\\{0}' in string literal")]
+    InvalidEscape(char),
+    #[error("input is not valid UTF-8")]
+    InvalidUtf8,
+}
+
+/// Raw token classes. Conflicts: longest match; on equal length the earlier row of
+/// syntax.md §1.2 wins (logos `priority`).
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[logos(error = LexError)]
+#[logos(skip r"[ \t\r\x0C]+")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+pub enum Tok<'s> {
+    #[regex(r"%(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)(?:#[0-9]+)?", |l| l.slice())]
+    ValueId(&'s str),
+    #[regex(r"@[A-Za-z_$.][A-Za-z0-9_$.\-]*", |l| l.slice())]
+    #[regex(r#"@"(?:[^"\\\n]|\\[^\n])*""#, |l| l.slice())]
+    Symbol(&'s str),
+    #[regex(r"\^[A-Za-z0-9_$.\-]+", |l| l.slice())]
+    BlockId(&'s str),
+    #[regex(r"![A-Za-z_][A-Za-z0-9_$.]*", |l| l.slice())]
+    TypeName(&'s str),
+    #[regex(r"#[A-Za-z_][A-Za-z0-9_$.]*", |l| l.slice())]
+    AttrName(&'s str),
+    /// `16x16x`, `?x`: the slice, including every trailing `x`.
+    #[regex(r"(?:(?:[0-9]+|\?)x)+", |l| l.slice(), priority = 4)]
+    DimPrefix(&'s str),
+    #[regex(r"0x[0-9A-Fa-f]+", |l| l.slice(), priority = 5)]
+    HexInt(&'s str),
+    #[regex(r"[\-+]?[0-9]+\.[0-9]*(?:[eE][\-+]?[0-9]+)?", |l| l.slice())]
+    Float(&'s str),
+    #[regex(r"-?[0-9]+", |l| l.slice(), priority = 3)]
+    Int(&'s str),
+    /// A terminated string literal, quotes included; escapes are validated by the lexer.
+    #[regex(r#""(?:[^"\\\n]|\\[^\n])*""#, string_literal)]
+    Str(&'s str),
+    #[regex(r"[A-Za-z_][A-Za-z0-9_$.]*", |l| l.slice())]
+    BareId(&'s str),
+    #[regex(r"\.[A-Za-z_]+", |l| l.slice())]
+    Directive(&'s str),
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("<")]
+    LAngle,
+    #[token(">")]
+    RAngle,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token("=")]
+    Equals,
+    #[token("->")]
+    Arrow,
+    #[token("?")]
+    Question,
+    #[token("\n")]
+    Newline,
+    /// Placeholder for a span that produced a [`LexError`]; never produced by logos itself.
+    Error,
+}
+
+fn string_literal<'s>(lex: &mut logos::Lexer<'s, Tok<'s>>) -> Result<&'s str, LexError> {
+    let s = lex.slice();
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            let next = bytes[i + 1];
+            let ok = matches!(next, b'"' | b'\\' | b'n' | b't')
+                || (next.is_ascii_hexdigit()
+                    && bytes.get(i + 2).is_some_and(|b| b.is_ascii_hexdigit())
+                    && i + 2 < bytes.len() - 1);
+            if !ok {
+                let ch = s[i + 1..].chars().next().unwrap_or('\\');
+                return Err(LexError::InvalidEscape(ch));
+            }
+            i += if matches!(next, b'"' | b'\\' | b'n' | b't') {
+                2
+            } else {
+                3
+            };
+        } else {
+            i += 1;
+        }
+    }
+    Ok(s)
+}
+
+/// One token with its original byte span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'s> {
+    pub tok: Tok<'s>,
+    pub span: Span,
+    /// Only whitespace or comments precede this token on its line.
+    pub line_start: bool,
+}
+
+/// Whether `\n` is significant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LexMode {
+    Mlir,
+    Assembly,
+}
+
+/// Result of lexing one buffer: the tokens (error tokens included) and the lexical errors.
+#[derive(Debug, Default)]
+pub struct Lexed<'s> {
+    pub tokens: Vec<Token<'s>>,
+    pub errors: Vec<(LexError, Span)>,
+}
+
+/// Lexes `src`, whose first byte sits at `base` in the original file.
+pub fn lex(src: &str, base: usize, mode: LexMode) -> Lexed<'_> {
+    let mut out = Lexed {
+        tokens: Vec::with_capacity(src.len() / 5),
+        errors: Vec::new(),
+    };
+    let mut lexer = Tok::lexer(src);
+    let mut line_start = true;
+    // Byte offset just after the last `\n` seen; everything since then was skipped or a token.
+    while let Some(res) = lexer.next() {
+        let r = lexer.span();
+        let span = Span::new(base + r.start, base + r.end);
+        match res {
+            Ok(Tok::Newline) => {
+                if mode == LexMode::Assembly {
+                    out.tokens.push(Token {
+                        tok: Tok::Newline,
+                        span,
+                        line_start,
+                    });
+                }
+                line_start = true;
+            }
+            Ok(Tok::Directive(d)) if mode == LexMode::Mlir => {
+                // Directives exist only in assembly mode; in MLIR text the '.' is stray.
+                let dot = Span::new(span.start, span.start + 1);
+                out.errors.push((LexError::UnexpectedChar('.'), dot));
+                out.tokens.push(Token {
+                    tok: Tok::Error,
+                    span: dot,
+                    line_start,
+                });
+                // Re-lex what follows the dot as an ordinary token.
+                let rest = &d[1..];
+                let sub = lex(rest, span.start + 1, mode);
+                for (i, mut t) in sub.tokens.into_iter().enumerate() {
+                    if i == 0 {
+                        t.line_start = false;
+                    }
+                    out.tokens.push(t);
+                }
+                out.errors.extend(sub.errors);
+                line_start = false;
+            }
+            Ok(tok) => {
+                out.tokens.push(Token {
+                    tok,
+                    span,
+                    line_start,
+                });
+                line_start = false;
+            }
+            Err(err) => {
+                let slice = lexer.slice();
+                let (err, span) = classify_error(err, slice, span, src, r.start);
+                if let LexError::UnterminatedString = err {
+                    // Skip to end of line: the literal swallowed it.
+                    let line_end = src[r.start..].find('\n').map_or(src.len(), |n| r.start + n);
+                    lexer.bump(line_end.saturating_sub(r.end));
+                    let span = Span::new(base + r.start, base + line_end);
+                    out.errors.push((err, span));
+                    out.tokens.push(Token {
+                        tok: Tok::Error,
+                        span,
+                        line_start,
+                    });
+                } else {
+                    out.errors.push((err, span));
+                    out.tokens.push(Token {
+                        tok: Tok::Error,
+                        span,
+                        line_start,
+                    });
+                }
+                line_start = false;
+            }
+        }
+    }
+    out
+}
+
+fn classify_error(
+    err: LexError,
+    slice: &str,
+    span: Span,
+    src: &str,
+    start: usize,
+) -> (LexError, Span) {
+    match err {
+        LexError::InvalidEscape(_) => (err, span),
+        _ => {
+            let first = src[start..].chars().next().unwrap_or('\u{FFFD}');
+            let one = Span::new(span.start, span.start + first.len_utf8());
+            match first {
+                '%' => (LexError::StrayPercent, one),
+                '"' => (LexError::UnterminatedString, span),
+                '@' if slice.starts_with("@\"") => (LexError::UnterminatedString, span),
+                c => (LexError::UnexpectedChar(c), one),
+            }
+        }
+    }
+}
+
+impl Tok<'_> {
+    /// How a token is named in `found ...` messages (syntax.md §8.1).
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::ValueId(s) => format!("value '{s}'"),
+            Tok::Symbol(s) => format!("symbol '{s}'"),
+            Tok::BlockId(s) => format!("block label '{s}'"),
+            Tok::TypeName(s) => format!("type name '{s}'"),
+            Tok::AttrName(s) => format!("attribute name '{s}'"),
+            Tok::DimPrefix(s) => format!("dimension list '{s}'"),
+            Tok::HexInt(s) => format!("hex integer {s}"),
+            Tok::Float(s) => format!("float '{s}'"),
+            Tok::Int(s) => format!("integer '{s}'"),
+            Tok::Str(s) => format!("string {s}"),
+            Tok::BareId(s) => format!("identifier '{s}'"),
+            Tok::Directive(s) => format!("directive '{s}'"),
+            Tok::Newline => "end of line".to_string(),
+            Tok::Error => "invalid token".to_string(),
+            other => format!("'{}'", other.punct_text()),
+        }
+    }
+
+    /// Source text of a punctuation token.
+    pub fn punct_text(&self) -> &'static str {
+        match self {
+            Tok::LParen => "(",
+            Tok::RParen => ")",
+            Tok::LBrace => "{",
+            Tok::RBrace => "}",
+            Tok::LBracket => "[",
+            Tok::RBracket => "]",
+            Tok::LAngle => "<",
+            Tok::RAngle => ">",
+            Tok::Comma => ",",
+            Tok::Colon => ":",
+            Tok::Equals => "=",
+            Tok::Arrow => "->",
+            Tok::Question => "?",
+            _ => "",
+        }
+    }
+}
+
+/// Decodes the escapes of a validated string literal (quotes included).
+pub fn unescape(lit: &str) -> String {
+    let inner = lit
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(lit);
+    let mut out = Vec::with_capacity(inner.len());
+    let b = inner.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 1 < b.len() {
+            match b[i + 1] {
+                b'"' => out.push(b'"'),
+                b'\\' => out.push(b'\\'),
+                b'n' => out.push(b'\n'),
+                b't' => out.push(b'\t'),
+                _ => {
+                    let hex = inner
+                        .get(i + 1..i + 3)
+                        .and_then(|h| u8::from_str_radix(h, 16).ok());
+                    if let Some(v) = hex {
+                        out.push(v);
+                        i += 3;
+                        continue;
+                    }
+                    out.push(b[i + 1]);
+                }
+            }
+            i += 2;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Extents of a `DIM_PREFIX` slice: `None` is a dynamic `?`. Digits that overflow become `u64::MAX`.
+pub fn dim_prefix_extents(s: &str) -> Vec<Option<u64>> {
+    s.split('x')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if p == "?" {
+                None
+            } else {
+                Some(p.parse().unwrap_or(u64::MAX))
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<Tok<'_>> {
+        lex(src, 0, LexMode::Mlir)
+            .tokens
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
+    }
+
+    #[test]
+    fn dimension_list_pitfall() {
+        assert_eq!(
+            kinds("16x16xf32"),
+            vec![Tok::DimPrefix("16x16x"), Tok::BareId("f32")]
+        );
+        assert_eq!(
+            kinds("?x?xbf16"),
+            vec![Tok::DimPrefix("?x?x"), Tok::BareId("bf16")]
+        );
+        assert_eq!(
+            kinds("256x!pto.f4E1M2x2"),
+            vec![Tok::DimPrefix("256x"), Tok::TypeName("!pto.f4E1M2x2")]
+        );
+        assert_eq!(
+            kinds("valid=8x1"),
+            vec![
+                Tok::BareId("valid"),
+                Tok::Equals,
+                Tok::DimPrefix("8x"),
+                Tok::Int("1")
+            ]
+        );
+        assert_eq!(
+            kinds("valid=?x?"),
+            vec![
+                Tok::BareId("valid"),
+                Tok::Equals,
+                Tok::DimPrefix("?x"),
+                Tok::Question
+            ]
+        );
+        assert_eq!(kinds("16x16"), vec![Tok::DimPrefix("16x"), Tok::Int("16")]);
+        assert_eq!(kinds("0xf32"), vec![Tok::HexInt("0xf32")]);
+        assert_eq!(
+            kinds("10x0xf32"),
+            vec![Tok::DimPrefix("10x0x"), Tok::BareId("f32")]
+        );
+    }
+
+    #[test]
+    fn value_ids_and_arrows() {
+        assert_eq!(kinds("%pair#1"), vec![Tok::ValueId("%pair#1")]);
+        assert_eq!(kinds("%a-b"), vec![Tok::ValueId("%a-b")]);
+        assert_eq!(kinds("-> -1"), vec![Tok::Arrow, Tok::Int("-1")]);
+        assert_eq!(kinds("pto.tcvt"), vec![Tok::BareId("pto.tcvt")]);
+    }
+
+    #[test]
+    fn errors_never_stop_lexing() {
+        let l = lex("% x \"abc\n y", 0, LexMode::Mlir);
+        assert_eq!(l.errors[0].0, LexError::StrayPercent);
+        assert_eq!(l.errors[1].0, LexError::UnterminatedString);
+        assert_eq!(l.errors[1].1, Span::new(4, 8));
+        assert_eq!(
+            l.tokens.last().map(|t| (t.tok, t.line_start)),
+            Some((Tok::BareId("y"), true))
+        );
+        let e = lex(r#""a\q""#, 0, LexMode::Mlir);
+        assert_eq!(e.errors[0].0, LexError::InvalidEscape('q'));
+        let ok = lex(r#""a\"b\0A""#, 0, LexMode::Mlir);
+        assert!(ok.errors.is_empty());
+        assert_eq!(unescape(r#""a\"b\0A""#), "a\"b\n");
+    }
+
+    #[test]
+    fn spans_are_offset_by_base() {
+        let l = lex("f32", 100, LexMode::Mlir);
+        assert_eq!(l.tokens[0].span, Span::new(100, 103));
+    }
+
+    #[test]
+    fn newline_is_a_token_only_in_assembly_mode() {
+        let asm = lex(".func @f\nPTO.vcvt", 0, LexMode::Assembly);
+        let k: Vec<_> = asm.tokens.iter().map(|t| t.tok).collect();
+        assert_eq!(
+            k,
+            vec![
+                Tok::Directive(".func"),
+                Tok::Symbol("@f"),
+                Tok::Newline,
+                Tok::BareId("PTO.vcvt")
+            ]
+        );
+        assert!(lex("a\nb", 0, LexMode::Mlir)
+            .tokens
+            .iter()
+            .all(|t| t.tok != Tok::Newline));
+    }
+}

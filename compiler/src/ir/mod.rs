@@ -1,0 +1,479 @@
+//! The ptoc IR: one module per input chunk, held in arenas with typed handles.
+//!
+//! Owns values, ops and regions (each a `Vec` indexed by [`ValueId`], [`OpId`], [`RegionId`]),
+//! the type uniquing table and the span side table. Ops are a closed enum ([`OpKind`]) plus a
+//! uniform part ([`OpData`]: operands, written operand types, results, regions, extra
+//! attributes) that structural passes walk without knowing the op.
+//!
+//! Invariants the builder (front end) guarantees and passes rely on:
+//! - every `OpData.operands[i]` is a valid `ValueId`; a use whose name could not be bound
+//!   points at a value with [`ValueDef::Unresolved`] (the structural verifier reports it);
+//! - `operand_types.len() == operands.len()`;
+//! - every value, op and region has a span entry (`spans`), possibly empty for synthesized IR;
+//! - regions list their ops in textual order; name binding makes no scoping judgement
+//!   (a use binds the latest textual definition of its name in the function), so def-before-use,
+//!   scoping and redefinition are all decided by `verify::structure`.
+
+pub mod attrs;
+pub mod printer;
+pub mod types;
+
+pub use attrs::{Attr, AttrDict, Part, Rnd, RoundMode, VSat};
+pub use types::{Dim, ScalarType, TileView, Type, TypeId, TypeTable};
+
+use indexmap::IndexMap;
+
+use crate::diag::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(pub u32);
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct RegionId(pub u32);
+
+/// Where a value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueDef {
+    /// Result `index` of `op`.
+    Result { op: OpId, index: u32 },
+    /// Argument `index` of `region` (function arguments are the body region's arguments).
+    Arg { region: RegionId, index: u32 },
+    /// A use whose name has no definition at or before it (textually) in the function.
+    Unresolved,
+    /// `%r#N` where the latest definition of `%r` has fewer than N+1 results.
+    BadResultNumber { op: OpId, index: u32, count: u32 },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueData {
+    /// Full name as used: `%a`, `%r#1`, `%arg0`.
+    pub name: String,
+    pub ty: TypeId,
+    pub def: ValueDef,
+}
+
+/// A named group of results: `%a` (count 1), `%r:2` (defines `%r#0`, `%r#1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultGroup {
+    /// Name without `#N`, e.g. `%r`.
+    pub name: String,
+    pub count: u32,
+    /// Written with `:N` (printed back so).
+    pub explicit_count: bool,
+}
+
+/// Which textual form a tcvt was written in; forms (b) and (e)-with-result print as `Ssa`,
+/// (d) and (e)-without-result as `Dps` (syntax.md §7.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TcvtForm {
+    /// `%d = pto.tcvt %s[, %tmp] ... : S[, T] -> D`; operands `[src, tmp?]`, one result.
+    Ssa,
+    /// `pto.tcvt ins(%s[, %tmp] ...) outs(%d ...)`; operands `[src, tmp?, dst]`, no result.
+    Dps,
+}
+
+/// Saturation attribute as written: value and which key spelled it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SatAttr {
+    pub on: bool,
+    /// Written as `sat_mode` (PTOAS-Apr) rather than `satmode`; printed as `satmode` anyway.
+    pub legacy_key: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TcvtOp {
+    pub form: TcvtForm,
+    pub has_tmp: bool,
+    /// Absent stays absent (D-26).
+    pub rmode: Option<RoundMode>,
+    pub sat: Option<SatAttr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VcvtOp {
+    pub rnd: Option<Rnd>,
+    pub sat: Option<VSat>,
+    pub part: Option<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FuncOp {
+    /// Symbol name without `@` quoting decisions: the text after `@` (decoded if quoted).
+    pub sym: String,
+    pub visibility: Option<String>,
+    pub result_types: Vec<TypeId>,
+    /// Per-argument attribute dictionaries (`%a: T {k = v}`), `None` where absent.
+    pub arg_attrs: Vec<Option<AttrDict>>,
+    /// Argument types of a declaration (no body); empty when there is a body (the body
+    /// region's argument values carry the types).
+    pub decl_arg_types: Vec<TypeId>,
+    /// `func.func` has an `attributes {...}` dict, kept in `OpData.attrs`.
+    pub has_body: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VBinaryKind {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+impl VBinaryKind {
+    pub const ALL: [VBinaryKind; 11] = [
+        VBinaryKind::Add,
+        VBinaryKind::Sub,
+        VBinaryKind::Mul,
+        VBinaryKind::Div,
+        VBinaryKind::Max,
+        VBinaryKind::Min,
+        VBinaryKind::And,
+        VBinaryKind::Or,
+        VBinaryKind::Xor,
+        VBinaryKind::Shl,
+        VBinaryKind::Shr,
+    ];
+    pub fn op_name(self) -> &'static str {
+        match self {
+            VBinaryKind::Add => "pto.vadd",
+            VBinaryKind::Sub => "pto.vsub",
+            VBinaryKind::Mul => "pto.vmul",
+            VBinaryKind::Div => "pto.vdiv",
+            VBinaryKind::Max => "pto.vmax",
+            VBinaryKind::Min => "pto.vmin",
+            VBinaryKind::And => "pto.vand",
+            VBinaryKind::Or => "pto.vor",
+            VBinaryKind::Xor => "pto.vxor",
+            VBinaryKind::Shl => "pto.vshl",
+            VBinaryKind::Shr => "pto.vshr",
+        }
+    }
+}
+
+/// Unknown op kept in generic form (D-5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenericOp {
+    pub name: String,
+    /// `<{...}>` properties, printed as written.
+    pub properties: Option<AttrDict>,
+    /// Whether an attribute dict `{...}` was written (an empty one is printed back).
+    pub attrs_written: bool,
+}
+
+/// The closed set of ops ptoc knows; everything else is [`OpKind::Generic`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpKind {
+    /// `func.func`; body (if any) is `regions[0]`, whose arguments are the function arguments.
+    Func(FuncOp),
+    /// `return` / `func.return`; operands are the returned values.
+    Return,
+    Tcvt(TcvtOp),
+    /// Operands `[input, mask]`, one result.
+    Vcvt(VcvtOp),
+    /// One result; the literal.
+    ArithConstant {
+        value: Attr,
+    },
+    /// Operands: `addr`, `valid_row`, `valid_col` where present (flags say which).
+    AllocTile {
+        addr: bool,
+        valid_row: bool,
+        valid_col: bool,
+    },
+    DeclareTile,
+    /// Operands `[src, dst]` with written types.
+    TLoad,
+    TStore,
+    /// Operands `[ptr, shape..., strides...]`.
+    MakeTensorView {
+        shape: u32,
+        strides: u32,
+    },
+    /// Operands `[source, offsets..., sizes...]`; `subview` spelling is an alias.
+    PartitionView {
+        offsets: u32,
+        sizes: u32,
+    },
+    Pset {
+        granularity: types::MaskGranularity,
+        pattern: String,
+    },
+    /// Operand `[count]`; results `[mask, i32]`.
+    Plt {
+        granularity: types::MaskGranularity,
+    },
+    /// Operands `[base, index]`; results `[vreg]` or `[vreg, T]`.
+    Vlds,
+    /// Operands `[value, base, index, mask]`; optional result.
+    Vsts,
+    /// Operand `[scalar]`; result vreg.
+    Vbr,
+    /// Operands `[lhs, rhs, mask]`; result vreg.
+    VBinary(VBinaryKind),
+    /// `regions[0]` is the body; no terminator.
+    VecScope,
+    Generic(GenericOp),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpData {
+    pub kind: OpKind,
+    pub operands: Vec<ValueId>,
+    /// Type written for each operand (custom form or generic function type); `None` where the
+    /// form writes none (e.g. `alloc_tile addr = %a`).
+    pub operand_types: Vec<Option<TypeId>>,
+    pub results: Vec<ValueId>,
+    pub result_groups: Vec<ResultGroup>,
+    pub regions: Vec<RegionId>,
+    /// Extra attributes: discardable (dotted) keys on known ops, every attribute of a generic
+    /// op, the `attributes {...}` of a function.
+    pub attrs: AttrDict,
+    pub parent: RegionId,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegionData {
+    pub args: Vec<ValueId>,
+    pub ops: Vec<OpId>,
+    /// The op owning this region; `None` for the module body.
+    pub parent_op: Option<OpId>,
+    /// Entry block label (`^bb0`) of a generic region, if written.
+    pub label: Option<String>,
+}
+
+/// Spans of one op's pieces, for precise diagnostics.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OpSpans {
+    /// The whole statement.
+    pub op: Span,
+    /// The op name token.
+    pub name: Span,
+    /// Each operand use (the value token).
+    pub operands: Vec<Span>,
+    /// Each written operand type, where written.
+    pub operand_types: Vec<Option<Span>>,
+    /// Each result type as written.
+    pub result_types: Vec<Span>,
+    /// Attribute key → span of `key = value`.
+    pub attrs: IndexMap<String, Span>,
+}
+
+/// The span side table, indexed by handle.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SpanTable {
+    pub ops: Vec<OpSpans>,
+    /// Definition site of each value (name token, or the use site for unresolved values).
+    pub values: Vec<Span>,
+    pub regions: Vec<Span>,
+}
+
+/// One module: the unit of parsing, printing and verification.
+#[derive(Debug, Clone, Default)]
+pub struct Module {
+    /// Symbol of an explicit `module @name`.
+    pub name: Option<String>,
+    /// `module attributes {...}` (includes `pto.target_arch`).
+    pub attrs: AttrDict,
+    pub attrs_span: IndexMap<String, Span>,
+    pub body: RegionId,
+    pub types: TypeTable,
+    pub values: Vec<ValueData>,
+    pub ops: Vec<OpData>,
+    pub regions: Vec<RegionData>,
+    pub spans: SpanTable,
+}
+
+impl Module {
+    /// An empty module with its body region.
+    pub fn new() -> Self {
+        let mut m = Module::default();
+        m.body = m.add_region(None, Span::default());
+        m
+    }
+
+    pub fn add_region(&mut self, parent_op: Option<OpId>, span: Span) -> RegionId {
+        let id = RegionId(self.regions.len() as u32);
+        self.regions.push(RegionData {
+            args: Vec::new(),
+            ops: Vec::new(),
+            parent_op,
+            label: None,
+        });
+        self.spans.regions.push(span);
+        id
+    }
+
+    pub fn add_value(
+        &mut self,
+        name: impl Into<String>,
+        ty: TypeId,
+        def: ValueDef,
+        span: Span,
+    ) -> ValueId {
+        let id = ValueId(self.values.len() as u32);
+        self.values.push(ValueData {
+            name: name.into(),
+            ty,
+            def,
+        });
+        self.spans.values.push(span);
+        id
+    }
+
+    /// Adds a region argument of type `ty`.
+    pub fn add_region_arg(
+        &mut self,
+        region: RegionId,
+        name: impl Into<String>,
+        ty: TypeId,
+        span: Span,
+    ) -> ValueId {
+        let index = self.regions[region.0 as usize].args.len() as u32;
+        let v = self.add_value(name, ty, ValueDef::Arg { region, index }, span);
+        self.regions[region.0 as usize].args.push(v);
+        v
+    }
+
+    /// Appends `data` to the end of `data.parent` and records its spans.
+    pub fn push_op(&mut self, data: OpData, spans: OpSpans) -> OpId {
+        let id = OpId(self.ops.len() as u32);
+        let parent = data.parent;
+        self.ops.push(data);
+        self.spans.ops.push(spans);
+        self.regions[parent.0 as usize].ops.push(id);
+        id
+    }
+
+    /// Creates the result values of `op` from its groups and the given result types.
+    pub fn add_results(&mut self, op: OpId, types: &[TypeId], spans: &[Span]) {
+        let groups = self.ops[op.0 as usize].result_groups.clone();
+        let mut index = 0u32;
+        let mut results = Vec::with_capacity(types.len());
+        for g in &groups {
+            for k in 0..g.count {
+                let ty = types.get(index as usize).copied().unwrap_or(TypeId(0));
+                let name = if g.count == 1 && !g.explicit_count {
+                    g.name.clone()
+                } else {
+                    format!("{}#{k}", g.name)
+                };
+                let span = spans.get(index as usize).copied().unwrap_or_default();
+                results.push(self.add_value(name, ty, ValueDef::Result { op, index }, span));
+                index += 1;
+            }
+        }
+        self.ops[op.0 as usize].results = results;
+    }
+
+    pub fn op(&self, id: OpId) -> &OpData {
+        &self.ops[id.0 as usize]
+    }
+    pub fn value(&self, id: ValueId) -> &ValueData {
+        &self.values[id.0 as usize]
+    }
+    pub fn region(&self, id: RegionId) -> &RegionData {
+        &self.regions[id.0 as usize]
+    }
+    pub fn ty(&self, id: TypeId) -> &Type {
+        self.types.get(id)
+    }
+    pub fn value_type(&self, id: ValueId) -> &Type {
+        self.types.get(self.value(id).ty)
+    }
+    pub fn op_spans(&self, id: OpId) -> &OpSpans {
+        &self.spans.ops[id.0 as usize]
+    }
+    pub fn value_span(&self, id: ValueId) -> Span {
+        self.spans.values[id.0 as usize]
+    }
+
+    /// The op name as printed (`pto.tcvt`, `func.func`, or a generic op's name).
+    pub fn op_name(&self, id: OpId) -> &str {
+        match &self.op(id).kind {
+            OpKind::Func(_) => "func.func",
+            OpKind::Return => "func.return",
+            OpKind::Tcvt(_) => "pto.tcvt",
+            OpKind::Vcvt(_) => "pto.vcvt",
+            OpKind::ArithConstant { .. } => "arith.constant",
+            OpKind::AllocTile { .. } => "pto.alloc_tile",
+            OpKind::DeclareTile => "pto.declare_tile",
+            OpKind::TLoad => "pto.tload",
+            OpKind::TStore => "pto.tstore",
+            OpKind::MakeTensorView { .. } => "pto.make_tensor_view",
+            OpKind::PartitionView { .. } => "pto.partition_view",
+            OpKind::Pset { granularity, .. } => match granularity {
+                types::MaskGranularity::B8 => "pto.pset_b8",
+                types::MaskGranularity::B16 => "pto.pset_b16",
+                types::MaskGranularity::B32 => "pto.pset_b32",
+            },
+            OpKind::Plt { granularity } => match granularity {
+                types::MaskGranularity::B8 => "pto.plt_b8",
+                types::MaskGranularity::B16 => "pto.plt_b16",
+                types::MaskGranularity::B32 => "pto.plt_b32",
+            },
+            OpKind::Vlds => "pto.vlds",
+            OpKind::Vsts => "pto.vsts",
+            OpKind::Vbr => "pto.vbr",
+            OpKind::VBinary(k) => k.op_name(),
+            OpKind::VecScope => "pto.vecscope",
+            OpKind::Generic(g) => &g.name,
+        }
+    }
+
+    /// All ops in textual (pre-)order, descending into regions.
+    pub fn walk(&self) -> Vec<OpId> {
+        let mut out = Vec::with_capacity(self.ops.len());
+        self.walk_region(self.body, &mut out);
+        out
+    }
+
+    fn walk_region(&self, region: RegionId, out: &mut Vec<OpId>) {
+        for &op in &self.region(region).ops {
+            out.push(op);
+            for &r in &self.op(op).regions {
+                self.walk_region(r, out);
+            }
+        }
+    }
+
+    /// The function op enclosing `region`, if any.
+    pub fn enclosing_func(&self, mut region: RegionId) -> Option<OpId> {
+        loop {
+            let parent = self.region(region).parent_op?;
+            if matches!(self.op(parent).kind, OpKind::Func(_)) {
+                return Some(parent);
+            }
+            region = self.op(parent).parent;
+        }
+    }
+
+    /// `pto.target_arch` as written, if it is a string.
+    pub fn target_arch(&self) -> Option<&str> {
+        match self.attrs.get("pto.target_arch") {
+            Some(Attr::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl TcvtOp {
+    /// Operand index of `dst` (DPS form only).
+    pub fn dst_index(&self) -> Option<usize> {
+        match self.form {
+            TcvtForm::Dps => Some(if self.has_tmp { 2 } else { 1 }),
+            TcvtForm::Ssa => None,
+        }
+    }
+    /// Operand index of `tmp`, if present.
+    pub fn tmp_index(&self) -> Option<usize> {
+        self.has_tmp.then_some(1)
+    }
+}

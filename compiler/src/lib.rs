@@ -1,0 +1,14 @@
+//! `ptoc`: compiler front end, verifier and tools for the PTO dialect's conversion ops
+//! (`pto.tcvt`, `pto.vcvt`).
+//!
+//! Pipeline: `front` (lexer, parser, IR builder) → `ir` (arena IR, printer) → `verify`
+//! (structure, then the rules of a `target` profile) → `diag` (structured diagnostics, rendered
+//! only by `cli`). Library code never prints or exits.
+
+pub mod cli;
+pub mod diag;
+pub mod driver;
+pub mod front;
+pub mod ir;
+pub mod target;
+pub mod verify;
