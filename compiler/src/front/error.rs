@@ -1,4 +1,7 @@
 //! Parse-time errors (syntax.md §8-9), as structured data. Each variant knows its [`Code`].
+//!
+//! Invariant: the `Display` text of a variant is the diagnostic message, written in the style of
+//! syntax.md §8.1 (lowercase start, no final period, source text quoted).
 
 use crate::diag::Code;
 
@@ -11,12 +14,196 @@ pub enum ParseError {
         expected: Vec<String>,
         found: String,
     },
+    #[error("expected element type after dimension list, found {found}")]
+    MissingElemType { found: String },
+    #[error("expected a dimension list, found hex integer {text}; zero-sized dimensions are not allowed")]
+    HexDims { text: String },
+    #[error("expected key '{expected}', found {found} (legacy tile_buf keys are ordered loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad[, compact])")]
+    LegacyKeyOrder { expected: String, found: String },
+    #[error("integer literal out of range")]
+    IntegerOutOfRange,
+    #[error("result number must directly follow the value name, as in {name}#{number}")]
+    ResultNumberSpacing { name: String, number: String },
+    #[error("result number not allowed in a definition")]
+    ResultNumberInDefinition,
+    #[error("'{op}' defines {defined} result{} but {given} name{} given", plural(*defined), if *given == 1 { " was" } else { "s were" })]
+    ResultCountMismatch {
+        op: String,
+        defined: usize,
+        given: usize,
+    },
+    #[error("unknown operation '{name}' in custom form; ptoc keeps unknown ops only in generic form, e.g. {example}")]
+    UnknownCustomOp { name: String, example: String },
+    #[error("{what} are not supported")]
+    Unsupported { what: String },
+    #[error("positional !pto.tile syntax is not supported; write !pto.tile<vec, 16x16xf32>")]
+    PositionalTile,
+    #[error("multi-block regions are not supported")]
+    MultiBlock,
+    #[error("expected end of input after the top-level module, found {found}")]
+    AfterModule { found: String },
+    #[error("function body must end with 'return'")]
+    MissingReturn,
+    #[error("'return' must be the last operation of a function body")]
+    ReturnNotLast,
+    #[error("'return' is not allowed inside pto.vecscope")]
+    ReturnInVecscope,
+    #[error("cannot mix named and unnamed function arguments")]
+    MixedArgs,
+    #[error("named function arguments need a body")]
+    NamedArgsNeedBody,
+    #[error("duplicate attribute '{key}'")]
+    DuplicateAttribute { key: String },
+    #[error("duplicate key '{key}' in compact tile_buf")]
+    DuplicateTileBufKey { key: String },
+    #[error("unknown key '{key}' in compact tile_buf; expected valid, blayout, slayout, fractal, pad or compact")]
+    UnknownTileBufKey { key: String },
+    #[error("unknown attribute '{key}' on '{op}'{}", suggestion.as_ref().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default())]
+    UnknownAttribute {
+        key: String,
+        op: String,
+        suggestion: Option<String>,
+    },
+    #[error("unknown type '{name}'{}", hint.as_ref().map(|h| format!("; did you mean '{h}'?")).unwrap_or_default())]
+    UnknownType { name: String, hint: Option<String> },
+    /// A type parameter outside its domain (syntax.md §3); the message names the rule.
+    #[error("{message}")]
+    TypeDomain { message: String },
+    #[error("valid {which} {value} exceeds {which}s {extent}")]
+    ValidExceeds {
+        which: &'static str,
+        value: u64,
+        extent: u64,
+    },
+    #[error("!pto.vreg must hold exactly 256 bytes; {shape} holds {bytes}")]
+    VregSize { shape: String, bytes: u64 },
+    #[error("unknown round mode '{name}' in #pto.round_mode<...>; the ISA spelling uses CAST_ names: write #pto.round_mode<CAST_{name}> or #pto<round_mode {name}>")]
+    RoundModeIsaMixed { name: String },
+    #[error("unknown round mode '{name}' in #pto.round_mode<...>; expected one of CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC, CAST_ODD")]
+    UnknownIsaRoundMode { name: String },
+    #[error("unknown round mode '{name}'; expected one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT")]
+    UnknownRoundMode { name: String },
+    #[error("rmode expects #pto<round_mode X>")]
+    RmodeKind,
+    #[error("satmode expects #pto<saturation_mode ON|OFF>")]
+    SatmodeKind,
+    #[error("unknown saturation mode '{name}'; expected ON or OFF")]
+    UnknownSatMode { name: String },
+    #[error("cannot specify both 'satmode' and 'sat_mode'")]
+    SatKeysBoth,
+    #[error("rnd and round_mode cannot be specified together")]
+    RndKeysBoth,
+    #[error("{key} must be a string literal")]
+    VcvtAttrNotString { key: String },
+    #[error("{key} has unsupported value '{value}'; expected {expected}")]
+    VcvtAttrValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+    #[error("attributes given both inside ins(...) and after outs(...); keep one")]
+    TcvtAttrsBoth,
+    #[error("pto.tcvt in SSA form must define exactly one result")]
+    TcvtSsaResults,
+    #[error("pto.tcvt in DPS form has no results")]
+    TcvtDpsResults,
+    #[error("expected {expected} operand types, found {found}")]
+    OperandTypeCount { expected: usize, found: usize },
+    #[error("'{op}' expects {expected} operands, found {found}")]
+    OperandCount {
+        op: String,
+        expected: String,
+        found: usize,
+    },
+    #[error("'{op}' in generic form: {message}")]
+    GenericForm { op: String, message: String },
+    #[error("unknown pto.target_arch \"{value}\"; expected \"a2\", \"a3\", \"a5\" or \"cpu\"")]
+    UnknownTargetArch { value: String },
+    #[error("pto.target_arch must be a string literal")]
+    TargetArchNotString,
+    #[error("too many errors; stopping")]
+    TooManyErrors,
+    // --- assembly mode (syntax.md §6.2) ---
+    #[error("only PTO.vcvt is supported in assembly mode; write other instructions in .pto form")]
+    AsmUnsupported,
+    #[error("PTO.vcvt needs a type signature in assembly mode, e.g. ': !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>'")]
+    AsmMissingTypes,
+    #[error("position {position} of PTO.vcvt is the {what} mode; expected {expected} or NONE, found '{found}'")]
+    AsmMode {
+        position: usize,
+        what: &'static str,
+        expected: &'static str,
+        found: String,
+    },
+    #[error("register '{reg}' holds {held} (line {line}) but is used as {used}")]
+    AsmRegisterType {
+        reg: String,
+        held: String,
+        line: usize,
+        used: String,
+    },
+    #[error("'.func' must be the first line of an assembly file")]
+    AsmFuncPlacement,
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 impl ParseError {
     pub fn code(&self) -> Code {
+        use ParseError as E;
         match self {
-            ParseError::Expected { .. } => Code::Syntax,
+            E::Expected { .. }
+            | E::MissingElemType { .. }
+            | E::HexDims { .. }
+            | E::LegacyKeyOrder { .. }
+            | E::ResultNumberInDefinition
+            | E::AfterModule { .. } => Code::Syntax,
+            E::IntegerOutOfRange => Code::IntegerOutOfRange,
+            E::ResultNumberSpacing { .. } => Code::ResultNumberSpacing,
+            E::ResultCountMismatch { .. } => Code::ResultCountMismatch,
+            E::UnknownCustomOp { .. } => Code::UnknownOperation,
+            E::Unsupported { .. } | E::PositionalTile | E::MultiBlock => Code::UnsupportedConstruct,
+            E::MissingReturn
+            | E::ReturnNotLast
+            | E::ReturnInVecscope
+            | E::MixedArgs
+            | E::NamedArgsNeedBody => Code::FunctionBody,
+            E::DuplicateAttribute { .. } | E::DuplicateTileBufKey { .. } => {
+                Code::DuplicateAttribute
+            }
+            E::UnknownAttribute { .. } => Code::UnknownAttribute,
+            E::UnknownType { .. } | E::TypeDomain { .. } | E::UnknownTileBufKey { .. } => {
+                Code::InvalidType
+            }
+            E::ValidExceeds { .. } => Code::TileValidExceedsShape,
+            E::VregSize { .. } => Code::VregSize,
+            E::RoundModeIsaMixed { .. }
+            | E::UnknownIsaRoundMode { .. }
+            | E::UnknownRoundMode { .. }
+            | E::RmodeKind
+            | E::SatmodeKind
+            | E::UnknownSatMode { .. } => Code::InvalidAttributeValue,
+            E::SatKeysBoth => Code::TcvtSatAttrConflict,
+            E::RndKeysBoth => Code::VcvtRndAliasConflict,
+            E::VcvtAttrNotString { .. } | E::VcvtAttrValue { .. } => Code::VcvtAttrBadToken,
+            E::TcvtAttrsBoth
+            | E::TcvtSsaResults
+            | E::TcvtDpsResults
+            | E::OperandTypeCount { .. }
+            | E::OperandCount { .. }
+            | E::GenericForm { .. } => Code::OpForm,
+            E::UnknownTargetArch { .. } | E::TargetArchNotString => Code::UnknownProfile,
+            E::TooManyErrors => Code::TooManyErrors,
+            E::AsmUnsupported | E::AsmFuncPlacement => Code::AsmUnsupportedInstruction,
+            E::AsmMissingTypes => Code::AsmMissingTypes,
+            E::AsmMode { .. } => Code::VcvtAsmOperand,
+            E::AsmRegisterType { .. } => Code::AsmRegisterTypeConflict,
         }
     }
 }

@@ -150,82 +150,142 @@ pub struct Lexed<'s> {
 /// Lexes `src`, whose first byte sits at `base` in the original file.
 pub fn lex(src: &str, base: usize, mode: LexMode) -> Lexed<'_> {
     let mut out = Lexed {
-        tokens: Vec::with_capacity(src.len() / 5),
+        tokens: Vec::with_capacity(src.len() / 3 + 16),
         errors: Vec::new(),
     };
-    let mut lexer = Tok::lexer(src);
-    let mut line_start = true;
-    // Byte offset just after the last `\n` seen; everything since then was skipped or a token.
-    while let Some(res) = lexer.next() {
-        let r = lexer.span();
-        let span = Span::new(base + r.start, base + r.end);
-        match res {
-            Ok(Tok::Newline) => {
-                if mode == LexMode::Assembly {
-                    out.tokens.push(Token {
-                        tok: Tok::Newline,
-                        span,
-                        line_start,
-                    });
-                }
-                line_start = true;
-            }
-            Ok(Tok::Directive(d)) if mode == LexMode::Mlir => {
-                // Directives exist only in assembly mode; in MLIR text the '.' is stray.
-                let dot = Span::new(span.start, span.start + 1);
-                out.errors.push((LexError::UnexpectedChar('.'), dot));
-                out.tokens.push(Token {
-                    tok: Tok::Error,
-                    span: dot,
-                    line_start,
-                });
-                // Re-lex what follows the dot as an ordinary token.
-                let rest = &d[1..];
-                let sub = lex(rest, span.start + 1, mode);
-                for (i, mut t) in sub.tokens.into_iter().enumerate() {
-                    if i == 0 {
-                        t.line_start = false;
-                    }
-                    out.tokens.push(t);
-                }
-                out.errors.extend(sub.errors);
-                line_start = false;
-            }
-            Ok(tok) => {
-                out.tokens.push(Token {
-                    tok,
-                    span,
-                    line_start,
-                });
-                line_start = false;
-            }
-            Err(err) => {
-                let slice = lexer.slice();
-                let (err, span) = classify_error(err, slice, span, src, r.start);
-                if let LexError::UnterminatedString = err {
-                    // Skip to end of line: the literal swallowed it.
-                    let line_end = src[r.start..].find('\n').map_or(src.len(), |n| r.start + n);
-                    lexer.bump(line_end.saturating_sub(r.end));
-                    let span = Span::new(base + r.start, base + line_end);
-                    out.errors.push((err, span));
-                    out.tokens.push(Token {
-                        tok: Tok::Error,
-                        span,
-                        line_start,
-                    });
-                } else {
-                    out.errors.push((err, span));
-                    out.tokens.push(Token {
-                        tok: Tok::Error,
-                        span,
-                        line_start,
-                    });
-                }
-                line_start = false;
-            }
+    let mut stream = TokenStream::new(src, base, mode);
+    while let Some((tok, err)) = stream.next_token() {
+        out.tokens.push(tok);
+        if let Some(e) = err {
+            out.errors.push(e);
         }
     }
     out
+}
+
+/// The tokens of a buffer, produced on demand (the parser keeps only a statement's worth, so
+/// large files are never materialised as one token vector). Same tokens and errors as [`lex`].
+pub struct TokenStream<'s> {
+    lexer: logos::Lexer<'s, Tok<'s>>,
+    src: &'s str,
+    base: usize,
+    mode: LexMode,
+    line_start: bool,
+    /// Tokens produced ahead (the re-lexed tail of a stray `.` in MLIR mode).
+    pending: std::collections::VecDeque<(Token<'s>, Option<(LexError, Span)>)>,
+}
+
+impl<'s> TokenStream<'s> {
+    pub fn new(src: &'s str, base: usize, mode: LexMode) -> Self {
+        TokenStream {
+            lexer: Tok::lexer(src),
+            src,
+            base,
+            mode,
+            line_start: true,
+            pending: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// Skips the source up to byte `to` (relative to the buffer) without producing tokens, when
+    /// nothing is pending and `to` is at or past the current position. Used by the parser to
+    /// jump over text it already understood (a cached type spelling). Returns false otherwise.
+    pub fn skip_to(&mut self, to: usize) -> bool {
+        let here = self.lexer.span().end;
+        if !self.pending.is_empty() || to < here || to > self.src.len() {
+            return false;
+        }
+        self.lexer.bump(to - here);
+        self.line_start = false;
+        true
+    }
+
+    /// The next token; error tokens ([`Tok::Error`]) come with their [`LexError`].
+    pub fn next_token(&mut self) -> Option<(Token<'s>, Option<(LexError, Span)>)> {
+        if let Some(p) = self.pending.pop_front() {
+            return Some(p);
+        }
+        loop {
+            let res = self.lexer.next()?;
+            let r = self.lexer.span();
+            let span = Span::new(self.base + r.start, self.base + r.end);
+            let line_start = self.line_start;
+            match res {
+                Ok(Tok::Newline) => {
+                    self.line_start = true;
+                    if self.mode == LexMode::Assembly {
+                        let tok = Token {
+                            tok: Tok::Newline,
+                            span,
+                            line_start,
+                        };
+                        return Some((tok, None));
+                    }
+                }
+                Ok(Tok::Directive(d)) if self.mode == LexMode::Mlir => {
+                    // Directives exist only in assembly mode; in MLIR text the '.' is stray.
+                    self.line_start = false;
+                    let dot = Span::new(span.start, span.start + 1);
+                    let err_tok = Token {
+                        tok: Tok::Error,
+                        span: dot,
+                        line_start,
+                    };
+                    // Re-lex what follows the dot as ordinary tokens.
+                    let sub = lex(&d[1..], span.start + 1, self.mode);
+                    let mut errs = sub.errors.into_iter();
+                    for (i, mut t) in sub.tokens.into_iter().enumerate() {
+                        if i == 0 {
+                            t.line_start = false;
+                        }
+                        let e = if t.tok == Tok::Error {
+                            errs.next()
+                        } else {
+                            None
+                        };
+                        self.pending.push_back((t, e));
+                    }
+                    return Some((err_tok, Some((LexError::UnexpectedChar('.'), dot))));
+                }
+                Ok(tok) => {
+                    self.line_start = false;
+                    return Some((
+                        Token {
+                            tok,
+                            span,
+                            line_start,
+                        },
+                        None,
+                    ));
+                }
+                Err(err) => {
+                    self.line_start = false;
+                    let slice = self.lexer.slice();
+                    let (err, span) = classify_error(err, slice, span, self.src, r.start);
+                    if let LexError::UnterminatedString = err {
+                        // Skip to end of line: the literal swallowed it.
+                        let line_end = self.src[r.start..]
+                            .find('\n')
+                            .map_or(self.src.len(), |n| r.start + n);
+                        self.lexer.bump(line_end.saturating_sub(r.end));
+                        let span = Span::new(self.base + r.start, self.base + line_end);
+                        let tok = Token {
+                            tok: Tok::Error,
+                            span,
+                            line_start,
+                        };
+                        return Some((tok, Some((err, span))));
+                    }
+                    let tok = Token {
+                        tok: Tok::Error,
+                        span,
+                        line_start,
+                    };
+                    return Some((tok, Some((err, span))));
+                }
+            }
+        }
+    }
 }
 
 fn classify_error(
@@ -444,5 +504,21 @@ mod tests {
             .tokens
             .iter()
             .all(|t| t.tok != Tok::Newline));
+    }
+
+    #[test]
+    fn stream_skip_to_jumps_over_text() {
+        let src = "a <b, c> d";
+        let mut s = TokenStream::new(src, 10, LexMode::Mlir);
+        assert_eq!(s.next_token().map(|t| t.0.tok), Some(Tok::BareId("a")));
+        assert_eq!(s.next_token().map(|t| t.0.tok), Some(Tok::LAngle));
+        assert!(s.skip_to(8));
+        let d = s.next_token().map(|t| t.0);
+        assert_eq!(
+            d.map(|t| (t.tok, t.span, t.line_start)),
+            Some((Tok::BareId("d"), Span::new(19, 20), false))
+        );
+        assert!(!s.skip_to(3), "cannot skip backwards");
+        assert!(s.next_token().is_none());
     }
 }

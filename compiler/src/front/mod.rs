@@ -1,14 +1,19 @@
 //! Front end: text → IR.
 //!
-//! Owns lexing (`lexer`), parsing (`parser`, chumsky), the assembly line form (`asm`) and the
-//! building of the arena IR with name binding (`build`). Entry point: [`parse_module`].
-//! Invariant: spans are byte offsets into the original file, also for split-input chunks.
+//! Owns lexing (`lexer`), parsing and IR building with name binding (`parser`, a hand-written
+//! recursive-descent parser over the lexer's token stream) and the assembly line form (`asm`).
+//! Entry point: [`parse_module`]. Invariants: spans are byte offsets into the original file,
+//! also for split-input chunks; diagnostics come back sorted by position; nothing panics on any
+//! input.
 
+pub mod asm;
 pub mod error;
 pub mod lexer;
+mod parser;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::ir::Module;
+use lexer::LexError;
 
 /// Input syntax of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +34,30 @@ pub struct ParseOutput {
 
 /// Parses `chunk`, which starts at byte `base` of the original file.
 pub fn parse_module(chunk: &str, base: usize, format: InputFormat) -> ParseOutput {
-    let _ = (chunk, base, format);
-    ParseOutput::default()
+    match format {
+        InputFormat::Pto => parse_pto(chunk, base),
+        InputFormat::PtoAsm => asm::parse_asm(chunk, base),
+    }
+}
+
+/// The code of a lexical error.
+pub(crate) fn lex_code(e: &LexError) -> Code {
+    match e {
+        LexError::UnterminatedString => Code::UnterminatedString,
+        LexError::InvalidEscape(_) => Code::InvalidEscape,
+        LexError::InvalidUtf8 => Code::InvalidUtf8,
+        _ => Code::UnexpectedCharacter,
+    }
+}
+
+fn parse_pto(chunk: &str, base: usize) -> ParseOutput {
+    let stream = lexer::TokenStream::new(chunk, base, lexer::LexMode::Mlir);
+    let mut p = parser::Parser::new(stream, chunk, base);
+    p.parse_file();
+    let (module, mut diagnostics) = p.finish();
+    crate::diag::sort_by_position(&mut diagnostics);
+    ParseOutput {
+        module: Some(module),
+        diagnostics,
+    }
 }

@@ -1,0 +1,449 @@
+//! The generic op form (syntax.md §2: `"name"(uses) <{props}> (regions) {attrs} : fn-type`),
+//! its regions (one optional entry label with arguments; a second block is rejected), and the
+//! conversion of known ops written generically into typed ops (D-5; D-22 operand order for
+//! tcvt; variadic groups from `operandSegmentSizes`). Unknown ops stay `OpKind::Generic` with
+//! properties and attributes kept apart.
+
+use super::attrs::Entry;
+use super::module::{GroupDef, OpParts, RegionKind};
+use super::ops::{granularity, vbinary};
+use super::{PResult, Parser, MAX_DEPTH};
+use crate::diag::Span;
+use crate::front::error::ParseError;
+use crate::front::lexer::Tok;
+use crate::ir::{Attr, GenericOp, OpKind, RegionId, TcvtForm, TcvtOp, VcvtOp};
+
+impl<'s> Parser<'s> {
+    /// `generic-op ::= STRING ( uses ) [< dict >] [( regions )] [dict] : function-type`.
+    pub(super) fn generic_op(
+        &mut self,
+        region: RegionId,
+        groups: &[GroupDef<'s>],
+        first: Span,
+    ) -> PResult<()> {
+        let Some(Tok::Str(lit)) = self.peek() else {
+            return Err(self.expected(&["string"]));
+        };
+        let name = crate::front::lexer::unescape(lit);
+        let name_span = self.bump();
+        self.expect(Tok::LParen)?;
+        let mut uses: Vec<(&'s str, Span)> = Vec::new();
+        if !self.eat(Tok::RParen) {
+            loop {
+                uses.push(self.expect_value()?);
+                if self.eat(Tok::Comma) {
+                    continue;
+                }
+                if self.eat(Tok::RParen) {
+                    break;
+                }
+                return Err(self.expected(&["','", "')'"]));
+            }
+        }
+        let mut parts = OpParts::new(OpKind::Return, name_span);
+        for (n, s) in &uses {
+            self.push_use(&mut parts, n, *s, None);
+        }
+        let mut props = None;
+        if self.at(Tok::LAngle) && matches!(self.peek_at(1), Some(Tok::LBrace)) {
+            self.bump();
+            let d = self.attr_dict()?;
+            self.expect(Tok::RAngle)?;
+            props = Some(d);
+        }
+        if self.at(Tok::LParen) && matches!(self.peek_at(1), Some(Tok::LBrace)) {
+            self.bump();
+            loop {
+                let r = self.generic_region()?;
+                parts.regions.push(r);
+                if self.eat(Tok::Comma) {
+                    continue;
+                }
+                self.expect(Tok::RParen)?;
+                break;
+            }
+        }
+        let attrs = if self.at(Tok::LBrace) {
+            Some(self.attr_dict()?)
+        } else {
+            None
+        };
+        self.expect(Tok::Colon)?;
+        let (fty, in_spans, out_spans) = self.function_type()?;
+        let crate::ir::Type::Function { inputs, results } = fty else {
+            return Err(self.expected(&["function type"]));
+        };
+        if inputs.len() != uses.len() {
+            let span = in_spans
+                .first()
+                .map_or(self.prev_span(), |s| s.join(*in_spans.last().unwrap_or(s)));
+            return Err(self.error_at(
+                ParseError::OperandTypeCount {
+                    expected: uses.len(),
+                    found: inputs.len(),
+                },
+                span,
+            ));
+        }
+        for (i, (t, s)) in inputs.iter().zip(in_spans).enumerate() {
+            self.set_operand_type(&mut parts, i, (*t, s));
+        }
+        parts.result_types = results;
+        self.build_generic(parts, name, props, attrs, groups, region, first, out_spans)
+    }
+
+    /// `{ [^bb0[(args)]:] ops }` of a generic op.
+    fn generic_region(&mut self) -> PResult<RegionId> {
+        if self.depth > MAX_DEPTH {
+            return Err(self.expected(&["shallower nesting"]));
+        }
+        let open = self.expect(Tok::LBrace)?;
+        let r = self.m.add_region(None, Span::default());
+        if let Some(Tok::BlockId(label)) = self.peek() {
+            self.bump();
+            if let Some(rd) = self.m.regions.get_mut(r.0 as usize) {
+                rd.label = Some(label.to_string());
+            }
+            if self.eat(Tok::LParen) && !self.eat(Tok::RParen) {
+                loop {
+                    let (n, s) = self.expect_value()?;
+                    self.expect(Tok::Colon)?;
+                    let (t, _) = self.parse_type()?;
+                    let v = self.m.add_region_arg(r, n, t, s);
+                    self.define_arg(n, v);
+                    if self.eat(Tok::Comma) {
+                        continue;
+                    }
+                    self.expect(Tok::RParen)?;
+                    break;
+                }
+            }
+            self.expect(Tok::Colon)?;
+        }
+        self.depth += 1;
+        let saved_ctx = self.ctx.take();
+        self.statements_until_block(r);
+        self.ctx = saved_ctx;
+        self.depth -= 1;
+        if self.stopped() {
+            return Err(super::Fail);
+        }
+        let close = self.expect(Tok::RBrace)?;
+        if let Some(s) = self.m.spans.regions.get_mut(r.0 as usize) {
+            *s = open.join(close);
+        }
+        Ok(r)
+    }
+
+    /// Statements of a generic region; a second block label is rejected.
+    fn statements_until_block(&mut self, r: RegionId) {
+        loop {
+            if let Some(Tok::BlockId(_)) = self.peek() {
+                let span = self.span();
+                self.error_at(ParseError::MultiBlock, span);
+                // Skip to the end of the region.
+                let mut depth = 0i64;
+                while let Some(t) = self.peek() {
+                    match t {
+                        Tok::LBrace => depth += 1,
+                        Tok::RBrace if depth == 0 => return,
+                        Tok::RBrace => depth -= 1,
+                        _ => {}
+                    }
+                    self.bump();
+                }
+                return;
+            }
+            let before = self.pos;
+            let saved = (self.stmt_start, self.stmt_byte);
+            self.statements_one_block(r);
+            (self.stmt_start, self.stmt_byte) = saved;
+            if self.pos == before || !matches!(self.peek(), Some(Tok::BlockId(_))) {
+                return;
+            }
+        }
+    }
+
+    fn statements_one_block(&mut self, r: RegionId) {
+        loop {
+            if self.stopped() {
+                return;
+            }
+            match self.peek() {
+                None | Some(Tok::RBrace) | Some(Tok::BlockId(_)) => return,
+                _ => {}
+            }
+            let start = self.pos;
+            self.set_stmt(start);
+            self.ctx = None;
+            if self.statement(r, RegionKind::Generic).is_err() {
+                self.recover(start);
+                if self.pos <= start {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// A generic op: known names become typed ops (D-5, D-22), others `OpKind::Generic`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn build_generic(
+        &mut self,
+        mut parts: OpParts,
+        name: String,
+        props: Option<Vec<Entry>>,
+        attrs: Option<Vec<Entry>>,
+        groups: &[GroupDef<'s>],
+        region: RegionId,
+        first: Span,
+        rspans: Vec<Span>,
+    ) -> PResult<()> {
+        let known = matches!(
+            name.as_str(),
+            "pto.tcvt"
+                | "pto.vcvt"
+                | "func.return"
+                | "pto.tload"
+                | "pto.tstore"
+                | "pto.vbr"
+                | "pto.vlds"
+                | "pto.vsts"
+                | "arith.constant"
+                | "pto.alloc_tile"
+                | "pto.declare_tile"
+                | "pto.make_tensor_view"
+                | "pto.partition_view"
+                | "pto.subview"
+                | "pto.plt_b8"
+                | "pto.plt_b16"
+                | "pto.plt_b32"
+                | "pto.vecscope"
+        ) || vbinary(&name).is_some();
+        if !known {
+            let attrs_written = attrs.is_some();
+            let mut sp = std::mem::take(&mut parts.spans.attrs);
+            let props = props.map(|p| super::attrs::to_dict(p, &mut sp));
+            parts.attrs = attrs
+                .map(|a| super::attrs::to_dict(a, &mut sp))
+                .unwrap_or_default();
+            parts.spans.attrs = sp;
+            parts.kind = OpKind::Generic(GenericOp {
+                name,
+                properties: props,
+                attrs_written,
+            });
+            self.finish_op(parts, groups, region, first, rspans)?;
+            return Ok(());
+        }
+        // Known op: properties and attributes merge; a key in both is a duplicate.
+        let mut entries: Vec<Entry> = props.unwrap_or_default();
+        for e in attrs.unwrap_or_default() {
+            if let Some(f) = entries.iter().find(|x| x.key == e.key) {
+                let d = crate::diag::Diagnostic::new(
+                    crate::diag::Code::DuplicateAttribute,
+                    ParseError::DuplicateAttribute { key: e.key.clone() },
+                    e.key_span,
+                )
+                .with_label(f.key_span, "first given here");
+                self.diag(d);
+            } else {
+                entries.push(e);
+            }
+        }
+        let n = parts.operands.len();
+        let nres = parts.result_types.len();
+        let segments = entries
+            .iter()
+            .find(|e| e.key == "operandSegmentSizes")
+            .and_then(|e| segment_sizes(&e.value));
+        let name_span = parts_name_span(&parts);
+        let count_err = |p: &mut Self, expected: &str| {
+            let span = name_span;
+            Err(p.error_at(
+                ParseError::OperandCount {
+                    op: name.clone(),
+                    expected: expected.to_string(),
+                    found: n,
+                },
+                span,
+            ))
+        };
+        let kind = match name.as_str() {
+            "pto.tcvt" => {
+                // spec: D-22 — no result: (src[, tmp], dst); one result: (src[, tmp]).
+                let form = match nres {
+                    0 if (2..=3).contains(&n) => TcvtForm::Dps,
+                    0 => return count_err(self, "2 or 3"),
+                    1 if (1..=2).contains(&n) => TcvtForm::Ssa,
+                    1 => return count_err(self, "1 or 2"),
+                    _ => {
+                        let span = parts.spans.name;
+                        return Err(self.error_at(ParseError::TcvtSsaResults, span));
+                    }
+                };
+                let has_tmp = match form {
+                    TcvtForm::Dps => n == 3,
+                    TcvtForm::Ssa => n == 2,
+                };
+                let a = self.tcvt_attrs(entries, &mut parts.spans.attrs);
+                parts.attrs = a.extra;
+                OpKind::Tcvt(TcvtOp {
+                    form,
+                    has_tmp,
+                    rmode: a.rmode,
+                    sat: a.sat,
+                })
+            }
+            "pto.vcvt" => {
+                if n != 2 {
+                    return count_err(self, "2");
+                }
+                let v = self.vcvt_attrs(entries, &mut parts.spans.attrs);
+                parts.attrs = v.extra;
+                OpKind::Vcvt(VcvtOp {
+                    rnd: v.rnd,
+                    sat: v.sat,
+                    part: v.part,
+                })
+            }
+            "func.return" => {
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                OpKind::Return
+            }
+            "arith.constant" => {
+                let pos = entries.iter().position(|e| e.key == "value");
+                let (Some(pos), 0, 1) = (pos, n, nres) else {
+                    let span = parts.spans.name;
+                    return Err(self.error_at(
+                        ParseError::GenericForm {
+                            op: name.clone(),
+                            message: "expects no operands, one result and a 'value' attribute"
+                                .to_string(),
+                        },
+                        span,
+                    ));
+                };
+                let mut entries = entries;
+                let value = entries.remove(pos).value;
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                OpKind::ArithConstant { value }
+            }
+            "pto.declare_tile" | "pto.vecscope" => {
+                if n != 0 {
+                    return count_err(self, "0");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                if name == "pto.vecscope" {
+                    OpKind::VecScope
+                } else {
+                    OpKind::DeclareTile
+                }
+            }
+            "pto.plt_b8" | "pto.plt_b16" | "pto.plt_b32" => {
+                if n != 1 {
+                    return count_err(self, "1");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                OpKind::Plt {
+                    granularity: granularity(&name),
+                }
+            }
+            "pto.alloc_tile" | "pto.make_tensor_view" | "pto.partition_view" | "pto.subview" => {
+                // Variadic operand groups come from `operandSegmentSizes`.
+                let seg = match (name.as_str(), segments) {
+                    ("pto.alloc_tile", None) if n == 0 => vec![0, 0, 0],
+                    (_, Some(seg)) if seg.iter().sum::<u32>() as usize == n => seg,
+                    _ => return count_err(self, "as many as operandSegmentSizes gives"),
+                };
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                match (name.as_str(), seg.as_slice()) {
+                    ("pto.alloc_tile", &[a, r, c]) if a <= 1 && r <= 1 && c <= 1 => {
+                        OpKind::AllocTile {
+                            addr: a == 1,
+                            valid_row: r == 1,
+                            valid_col: c == 1,
+                        }
+                    }
+                    ("pto.make_tensor_view", &[1, shape, strides]) => {
+                        OpKind::MakeTensorView { shape, strides }
+                    }
+                    ("pto.partition_view" | "pto.subview", &[1, offsets, sizes]) => {
+                        OpKind::PartitionView { offsets, sizes }
+                    }
+                    _ => return count_err(self, "segments matching the op"),
+                }
+            }
+            "pto.tload" | "pto.tstore" => {
+                if n != 2 {
+                    return count_err(self, "2");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                if name == "pto.tload" {
+                    OpKind::TLoad
+                } else {
+                    OpKind::TStore
+                }
+            }
+            "pto.vbr" => {
+                if n != 1 {
+                    return count_err(self, "1");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                OpKind::Vbr
+            }
+            "pto.vlds" => {
+                if n != 2 {
+                    return count_err(self, "2");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &["dist"], &mut parts.spans.attrs);
+                OpKind::Vlds
+            }
+            "pto.vsts" => {
+                if n != 4 {
+                    return count_err(self, "4");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &["dist"], &mut parts.spans.attrs);
+                OpKind::Vsts
+            }
+            _ => {
+                let Some(k) = vbinary(&name) else {
+                    return count_err(self, "a known form");
+                };
+                if n != 3 {
+                    return count_err(self, "3");
+                }
+                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
+                OpKind::VBinary(k)
+            }
+        };
+        parts.kind = kind;
+        self.finish_op(parts, groups, region, first, rspans)?;
+        Ok(())
+    }
+}
+
+/// `array<i32: 1, 2, 2>` or `[1, 2, 2]` as segment sizes.
+fn segment_sizes(a: &Attr) -> Option<Vec<u32>> {
+    match a {
+        Attr::Array(items) => items
+            .iter()
+            .map(|i| match i {
+                Attr::Int { value, .. } => u32::try_from(*value).ok(),
+                _ => None,
+            })
+            .collect(),
+        Attr::Opaque(text) => {
+            let inner = text.strip_prefix("array<")?.strip_suffix('>')?;
+            let list = inner.split_once(':').map_or("", |(_, l)| l);
+            list.split(',')
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| p.trim().parse().ok())
+                .collect()
+        }
+        _ => None,
+    }
+}
+
+fn parts_name_span(parts: &OpParts) -> Span {
+    parts.spans.name
+}

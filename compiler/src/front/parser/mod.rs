@@ -1,0 +1,518 @@
+//! Recursive-descent parser and IR builder for `.pto` text (syntax.md §2-§6.1, §8).
+//!
+//! Owns the token cursor, `expected <set>, found <token>` diagnostics with their context label,
+//! statement-level recovery (§8.2) and name binding. Submodules: `types` (§3), `attrs` (§4),
+//! `ops` (custom and generic op forms), `module` (module/func/regions).
+//!
+//! Invariants:
+//! - the cursor only walks the lexer's tokens minus error tokens (those are reported by the
+//!   lexer; a statement containing one reports no further syntax error);
+//! - a use binds the latest textual definition of its name in the current function (no scoping
+//!   judgement); unknown names become `ValueDef::Unresolved` values;
+//! - nothing here panics on any input: token access is bounds-checked, and recursion on nested
+//!   brackets is bounded by `MAX_DEPTH`.
+
+mod asm;
+mod attrs;
+mod generic;
+mod module;
+mod ops;
+mod tile_types;
+mod types;
+
+use std::collections::HashMap;
+
+use crate::diag::{Diagnostic, Span};
+use crate::front::error::ParseError;
+use std::collections::VecDeque;
+
+use crate::front::lexer::{Tok, Token, TokenStream};
+use crate::ir::{Module, OpId, Type, TypeId, ValueDef, ValueId};
+
+/// Errors after which a chunk stops parsing (syntax.md §8.2).
+const MAX_ERRORS: usize = 50;
+/// Bracket nesting beyond this is reported instead of recursing further.
+const MAX_DEPTH: usize = 200;
+
+/// A failed parse step; its diagnostic has already been recorded.
+#[derive(Debug)]
+pub(crate) struct Fail;
+pub(crate) type PResult<T> = Result<T, Fail>;
+
+/// What a name currently denotes in the function.
+#[derive(Debug, Clone, Copy)]
+enum Binding {
+    Arg(ValueId),
+    Group {
+        first: ValueId,
+        count: u32,
+        op: OpId,
+    },
+}
+
+pub(crate) struct Parser<'s> {
+    /// Buffered tokens (error tokens removed); `toks[0]` has absolute index `buf_base`.
+    toks: VecDeque<Token<'s>>,
+    buf_base: usize,
+    stream: Option<TokenStream<'s>>,
+    /// Absolute index of the current token.
+    pos: usize,
+    src: &'s str,
+    base: usize,
+    pub(crate) m: Module,
+    diags: Vec<Diagnostic>,
+    /// Start offsets of lexical error tokens, sorted.
+    lex_errs: Vec<usize>,
+    errors: usize,
+    stopped: bool,
+    /// Context label of the op being parsed: span of its first token and its name.
+    ctx: Option<(Span, String)>,
+    /// Token index where the current statement started, and its byte offset.
+    stmt_start: usize,
+    stmt_byte: usize,
+    /// The file started with an explicit `module`.
+    explicit_module: bool,
+    names: HashMap<&'s str, Binding, FxBuild>,
+    /// Types already built from the same source text (no diagnostics when first built).
+    type_cache: HashMap<&'s str, TypeId, FxBuild>,
+    any_ty: Option<TypeId>,
+    depth: usize,
+}
+
+impl<'s> Parser<'s> {
+    pub(crate) fn new(stream: TokenStream<'s>, src: &'s str, base: usize) -> Self {
+        let values = src.len() / 64;
+        let mut m = Module::new();
+        m.values.reserve(values);
+        m.spans.values.reserve(values);
+        m.ops.reserve(src.len() / 256);
+        m.spans.ops.reserve(src.len() / 256);
+        Parser {
+            toks: VecDeque::with_capacity(256),
+            buf_base: 0,
+            stream: Some(stream),
+            pos: 0,
+            src,
+            base,
+            m,
+            diags: Vec::new(),
+            lex_errs: Vec::new(),
+            errors: 0,
+            stopped: false,
+            ctx: None,
+            stmt_start: 0,
+            stmt_byte: base,
+            explicit_module: false,
+            names: HashMap::with_capacity_and_hasher(values, FxBuild),
+            type_cache: HashMap::with_capacity_and_hasher(64, FxBuild),
+            any_ty: None,
+            depth: 0,
+        }
+    }
+
+    pub(crate) fn finish(self) -> (Module, Vec<Diagnostic>) {
+        (self.m, self.diags)
+    }
+
+    // ---- cursor ----
+
+    /// Pulls one token from the stream into the buffer; lexical errors become diagnostics and
+    /// their tokens are dropped. Returns false at end of input.
+    fn fill(&mut self) -> bool {
+        loop {
+            let Some(stream) = self.stream.as_mut() else {
+                return false;
+            };
+            match stream.next_token() {
+                None => {
+                    self.stream = None;
+                    return false;
+                }
+                Some((_, Some((err, span)))) => {
+                    self.lex_errs.push(span.start);
+                    let code = crate::front::lex_code(&err);
+                    self.report(Diagnostic::new(code, crate::diag::DiagKind::Lex(err), span));
+                }
+                Some((t, None)) => {
+                    self.toks.push_back(t);
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// The token at absolute index `i` (`None` past the end or before the buffer).
+    #[inline]
+    fn tok(&mut self, i: usize) -> Option<Token<'s>> {
+        let rel = i.checked_sub(self.buf_base)?;
+        if let Some(t) = self.toks.get(rel) {
+            return Some(*t);
+        }
+        self.tok_slow(rel)
+    }
+
+    #[inline(never)]
+    fn tok_slow(&mut self, rel: usize) -> Option<Token<'s>> {
+        while rel >= self.toks.len() {
+            if !self.fill() {
+                return None;
+            }
+        }
+        self.toks.get(rel).copied()
+    }
+
+    /// Drops buffered tokens before the statement starting at `start` (keeping one for
+    /// `prev_span`), so memory stays bounded by one statement.
+    fn drop_before(&mut self, start: usize) {
+        let n = start.saturating_sub(1).saturating_sub(self.buf_base);
+        let n = n.min(self.toks.len());
+        if n >= 64 {
+            self.toks.drain(..n);
+            self.buf_base += n;
+        }
+    }
+
+    fn set_stmt(&mut self, start: usize) {
+        self.stmt_start = start;
+        self.stmt_byte = self
+            .tok(start)
+            .map_or(self.base + self.src.len(), |t| t.span.start);
+    }
+
+    fn peek(&mut self) -> Option<Tok<'s>> {
+        self.tok(self.pos).map(|t| t.tok)
+    }
+    fn peek_at(&mut self, k: usize) -> Option<Tok<'s>> {
+        self.tok(self.pos + k).map(|t| t.tok)
+    }
+    fn at(&mut self, tok: Tok<'_>) -> bool {
+        self.peek().is_some_and(|t| same_kind(t, tok))
+    }
+    fn at_kw(&mut self, kw: &str) -> bool {
+        matches!(self.peek(), Some(Tok::BareId(s)) if s == kw)
+    }
+    fn eof_span(&self) -> Span {
+        Span::point(self.base + self.src.len())
+    }
+    /// Span of the current token (empty at end of input).
+    fn span(&mut self) -> Span {
+        match self.tok(self.pos) {
+            Some(t) => t.span,
+            None => self.eof_span(),
+        }
+    }
+    /// Span of the previous token.
+    fn prev_span(&self) -> Span {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| i.checked_sub(self.buf_base))
+            .and_then(|i| self.toks.get(i))
+            .map_or_else(|| Span::point(self.base), |t| t.span)
+    }
+    fn bump(&mut self) -> Span {
+        match self.tok(self.pos) {
+            Some(t) => {
+                self.pos += 1;
+                t.span
+            }
+            None => self.eof_span(),
+        }
+    }
+    fn eat(&mut self, tok: Tok<'_>) -> bool {
+        if self.at(tok) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        if self.at_kw(kw) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn text(&self, span: Span) -> &'s str {
+        let src: &'s str = self.src;
+        src.get(span.start.saturating_sub(self.base)..span.end.saturating_sub(self.base))
+            .unwrap_or("")
+    }
+    /// `found` text of the current token (syntax.md §8.1).
+    fn found(&mut self) -> String {
+        self.peek()
+            .map_or_else(|| "end of input".to_string(), |t| t.describe())
+    }
+    /// A bare word quoted as written (`'rows'`), other tokens described.
+    fn found_quoted(&mut self) -> String {
+        match self.peek() {
+            Some(Tok::BareId(s)) => format!("'{s}'"),
+            _ => self.found(),
+        }
+    }
+
+    // ---- diagnostics ----
+
+    /// Records `diag`, counting errors; returns `Fail` for `?` chaining.
+    fn report(&mut self, diag: Diagnostic) -> Fail {
+        if self.stopped {
+            return Fail;
+        }
+        if diag.is_error() {
+            self.errors += 1;
+        }
+        self.diags.push(diag);
+        if self.errors >= MAX_ERRORS {
+            self.stopped = true;
+            let at = self.span();
+            self.diags.push(Diagnostic::new(
+                ParseError::TooManyErrors.code(),
+                ParseError::TooManyErrors,
+                at,
+            ));
+        }
+        Fail
+    }
+
+    pub(crate) fn error_at(&mut self, err: ParseError, span: Span) -> Fail {
+        if self.lex_error_before(span.start.max(self.prev_span().end)) {
+            return Fail;
+        }
+        let d = Diagnostic::new(err.code(), err, span);
+        self.report(d)
+    }
+
+    /// Whether a lexical error sits on the current statement's first line or later, before `at`:
+    /// such a statement reports no further syntax error (the lexer already did).
+    fn lex_error_before(&self, at: usize) -> bool {
+        if self.lex_errs.is_empty() {
+            return false;
+        }
+        let first = self.stmt_byte.min(at);
+        let rel = first.saturating_sub(self.base).min(self.src.len());
+        let line_start = self.src.as_bytes()[..rel]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(self.base, |i| self.base + i + 1);
+        let i = self.lex_errs.partition_point(|&s| s < line_start);
+        self.lex_errs.get(i).is_some_and(|&s| s <= at)
+    }
+
+    /// A syntax error at the current token, with the context label of the current op.
+    fn syntax(&mut self, err: ParseError) -> Fail {
+        let span = self.span();
+        if self.lex_error_before(span.start) {
+            return Fail;
+        }
+        let mut d = Diagnostic::new(err.code(), err, span);
+        if let Some((cspan, name)) = &self.ctx {
+            d = d.with_label(*cspan, format!("while parsing this {name}"));
+        }
+        self.report(d)
+    }
+
+    /// `expected <set>, found <current token>`; `set` is sorted and de-duplicated here.
+    fn expected(&mut self, set: &[&str]) -> Fail {
+        let mut v: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+        // Separators first, then closers, then everything else (`expected ',' or ')'`).
+        let rank = |s: &str| match s {
+            "','" => 0,
+            "')'" | "']'" | "'}'" | "'>'" => 1,
+            _ => 2,
+        };
+        v.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)));
+        v.dedup();
+        let found = self.found();
+        self.syntax(ParseError::Expected { expected: v, found })
+    }
+
+    fn expect(&mut self, tok: Tok<'_>) -> PResult<Span> {
+        if self.at(tok) {
+            Ok(self.bump())
+        } else {
+            let name = format!("'{}'", tok.punct_text());
+            Err(self.expected(&[&name]))
+        }
+    }
+
+    fn expect_kw(&mut self, kw: &str) -> PResult<Span> {
+        if self.at_kw(kw) {
+            Ok(self.bump())
+        } else {
+            let name = format!("'{kw}'");
+            Err(self.expected(&[&name]))
+        }
+    }
+
+    fn expect_value(&mut self) -> PResult<(&'s str, Span)> {
+        match self.peek() {
+            Some(Tok::ValueId(v)) => {
+                let s = self.bump();
+                self.check_spaced_result_number(v, s);
+                Ok((v, s))
+            }
+            _ => Err(self.expected(&["value"])),
+        }
+    }
+
+    /// `%pair #1`: the lexer dropped `#` as an error token; report the D-1 message instead.
+    pub(crate) fn check_spaced_result_number(&mut self, name: &str, span: Span) {
+        let next = self.peek();
+        if self.lex_errs.is_empty() {
+            return;
+        }
+        if let Some(Tok::Int(n)) = next {
+            let cur = self.span();
+            let between = self.text(Span::new(span.end, cur.start));
+            if between.trim() == "#" && !name.contains('#') {
+                let hash = span.end + between.find('#').unwrap_or(0);
+                // Replace the lexer's "unexpected character '#'" by the precise message.
+                self.suppress_lex_error(hash);
+                let err = ParseError::ResultNumberSpacing {
+                    name: name.to_string(),
+                    number: n.to_string(),
+                };
+                let at = Span::new(span.start, self.span().end);
+                self.error_at(err, at);
+                // Read on as if `#N` had been attached.
+                self.bump();
+            }
+        }
+    }
+
+    fn suppress_lex_error(&mut self, at: usize) {
+        self.lex_errs.retain(|&s| s != at);
+        self.diags
+            .retain(|d| !(matches!(d.kind, crate::diag::DiagKind::Lex(_)) && d.span.start == at));
+    }
+
+    pub(crate) fn push_diag(&mut self, d: Diagnostic) {
+        self.report(d);
+    }
+
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    // ---- recovery (syntax.md §8.2) ----
+
+    /// Skips from a failed statement that started at token `start` to the next statement start.
+    fn recover(&mut self, start: usize) {
+        let err_pos = self.pos.max(start + 1);
+        let mut depth = 0i64;
+        let mut i = start.max(self.buf_base);
+        while let Some(t) = self.tok(i) {
+            if i >= err_pos {
+                // `outs(` continuing a multi-line DPS op cannot start a statement.
+                let starts_stmt = t.line_start
+                    && matches!(t.tok, Tok::ValueId(_) | Tok::Str(_) | Tok::BareId(_))
+                    && !matches!(t.tok, Tok::BareId("outs" | "ins"));
+                if starts_stmt || (matches!(t.tok, Tok::RBrace) && depth <= 0) {
+                    break;
+                }
+            }
+            match t.tok {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth -= 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        self.pos = i;
+    }
+
+    // ---- names ----
+
+    fn any_type(&mut self) -> TypeId {
+        if let Some(t) = self.any_ty {
+            return t;
+        }
+        let t = self.m.types.intern(Type::Opaque("<unknown>".to_string()));
+        self.any_ty = Some(t);
+        t
+    }
+
+    /// Binds a use of `name` (possibly `%r#N`) to the latest definition in the function.
+    fn bind_use(&mut self, name: &'s str, span: Span, ty: Option<TypeId>) -> ValueId {
+        let (base, num) = match name.split_once('#') {
+            Some((b, n)) => (b, Some(n.parse::<u32>().unwrap_or(u32::MAX))),
+            None => (name, None),
+        };
+        let idx = num.unwrap_or(0);
+        let def = match self.names.get(base).copied() {
+            Some(Binding::Arg(v)) if idx == 0 => return v,
+            Some(Binding::Group { first, count, .. }) if idx < count => {
+                return ValueId(first.0 + idx)
+            }
+            Some(Binding::Group { count, op, .. }) => ValueDef::BadResultNumber {
+                op,
+                index: idx,
+                count,
+            },
+            _ => ValueDef::Unresolved,
+        };
+        let ty = match ty {
+            Some(t) => t,
+            None => self.any_type(),
+        };
+        self.m.add_value(name, ty, def, span)
+    }
+
+    fn define_arg(&mut self, name: &'s str, v: ValueId) {
+        self.names.insert(name, Binding::Arg(v));
+    }
+}
+
+/// A small multiplicative hasher for short keys (value names, type texts); SipHash's DoS
+/// resistance buys nothing for a compiler reading its own input.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxBuild;
+
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = FxHasher;
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+pub(crate) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+}
+
+/// Token kinds compare equal ignoring their payload.
+fn same_kind(a: Tok<'_>, b: Tok<'_>) -> bool {
+    std::mem::discriminant(&a) == std::mem::discriminant(&b)
+}
+
+/// Levenshtein distance, for did-you-mean hints.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
