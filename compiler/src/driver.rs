@@ -2,13 +2,25 @@
 //! select the profile (CLI flag, else `pto.target_arch`, else cpu; D-6), verify, and match
 //! `expected-*` directives (`--verify-diagnostics`, syntax.md §8.3). Shared by the CLI, tests
 //! and the benchmark. Never prints.
+//!
+//! Invariants: every span in a result is a byte offset into the original file (chunks are parsed
+//! as slices with their base offset, §8.4); invalid UTF-8 yields exactly one `InvalidUtf8`
+//! diagnostic and no chunks (never an I/O error); a chunk with parse errors is not verified
+//! (D-27).
+
+mod directives;
+mod lines;
 
 use std::ops::Range;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic, Span};
+use crate::front::lexer::LexError;
 use crate::front::InputFormat;
 use crate::ir::Module;
 use crate::target::Profile;
+
+pub use directives::{find_directives, match_directives, Directive};
+pub use lines::LineIndex;
 
 /// Which profile(s) to verify against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +66,32 @@ pub struct ChunkResult {
     pub verified: Vec<ProfileResult>,
 }
 
+impl ChunkResult {
+    /// Whether parsing reported an error (or built no module).
+    pub fn parse_failed(&self) -> bool {
+        self.module.is_none() || self.parse_diagnostics.iter().any(|d| d.is_error())
+    }
+
+    /// The verification whose diagnostics count for this chunk's outcome and directives: the
+    /// only one, or (with `--target all`) the profile `Auto` would have picked.
+    pub fn primary(&self) -> Option<&ProfileResult> {
+        if self.verified.len() == 1 {
+            return self.verified.first();
+        }
+        let want = self.module.as_ref().map_or(Profile::Cpu, auto_profile);
+        self.verified.iter().find(|r| r.profile == want)
+    }
+
+    /// Parse diagnostics followed by the primary profile's diagnostics.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.parse_diagnostics.iter().chain(
+            self.primary()
+                .into_iter()
+                .flat_map(|r| r.diagnostics.iter()),
+        )
+    }
+}
+
 #[derive(Debug)]
 pub struct FileResult {
     /// The decoded text (empty if the input was not UTF-8).
@@ -63,12 +101,191 @@ pub struct FileResult {
     pub file_diagnostics: Vec<Diagnostic>,
 }
 
+impl FileResult {
+    /// Whether any error was reported: file-level, parse, or by a chunk's primary profile.
+    pub fn has_errors(&self) -> bool {
+        self.file_diagnostics.iter().any(|d| d.is_error())
+            || self
+                .chunks
+                .iter()
+                .any(|c| c.diagnostics().any(|d| d.is_error()))
+    }
+}
+
+/// The profile of `TargetChoice::Auto` for `module` (D-6): its `pto.target_arch` when that is a
+/// known string, else `cpu`. (An unknown arch is diagnosed by the parser/verifier.)
+pub fn auto_profile(module: &Module) -> Profile {
+    module
+        .target_arch()
+        .and_then(Profile::from_target_arch)
+        .unwrap_or(Profile::Cpu)
+}
+
+/// The profiles `choice` selects for `module`.
+pub fn profiles_for(choice: TargetChoice, module: &Module) -> Vec<Profile> {
+    match choice {
+        TargetChoice::Auto => vec![auto_profile(module)],
+        TargetChoice::Profile(p) => vec![p],
+        TargetChoice::All => Profile::ALL.to_vec(),
+    }
+}
+
+/// Decodes `bytes` as UTF-8; on failure, the one `InvalidUtf8` diagnostic at the first bad byte.
+pub fn decode(bytes: &[u8]) -> Result<&str, Box<Diagnostic>> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let len = e
+            .error_len()
+            .unwrap_or(bytes.len().saturating_sub(at))
+            .max(1);
+        Box::new(Diagnostic::new(
+            Code::InvalidUtf8,
+            LexError::InvalidUtf8,
+            Span::new(at, (at + len).min(bytes.len().max(at))),
+        ))
+    })
+}
+
+/// Byte ranges of the chunks of `text` (§8.4): split on lines that are exactly `// -----`,
+/// ignoring trailing spaces and tabs; marker lines (with their `\n`) belong to no chunk.
+/// Without `split`, one chunk covering everything.
+pub fn split_chunks(text: &str, split: bool) -> Vec<Range<usize>> {
+    if !split {
+        let whole = 0..text.len();
+        return vec![whole];
+    }
+    let mut chunks = Vec::new();
+    let mut chunk_start = 0;
+    let mut line_start = 0;
+    while line_start <= text.len() {
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |n| line_start + n);
+        let line = &text[line_start..line_end];
+        let next = (line_end + 1).min(text.len() + 1);
+        if line.trim_end_matches([' ', '\t']) == "// -----" {
+            chunks.push(chunk_start..line_start);
+            chunk_start = next.min(text.len());
+        }
+        if line_end >= text.len() {
+            break;
+        }
+        line_start = next;
+    }
+    chunks.push(chunk_start..text.len());
+    chunks
+}
+
+/// Parses and verifies one chunk of `text`.
+fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
+    let chunk = text.get(range.clone()).unwrap_or("");
+    let parsed = crate::front::parse_module(chunk, range.start, opts.format);
+    let mut result = ChunkResult {
+        range,
+        module: parsed.module,
+        parse_diagnostics: parsed.diagnostics,
+        verified: Vec::new(),
+    };
+    // spec: D-27 (no verification after parse errors)
+    if opts.parse_only || result.parse_failed() {
+        return result;
+    }
+    if let Some(module) = &result.module {
+        result.verified = profiles_for(opts.target, module)
+            .into_iter()
+            .map(|profile| ProfileResult {
+                profile,
+                diagnostics: crate::verify::verify_module(module, profile),
+            })
+            .collect();
+    }
+    result
+}
+
 /// Runs parse (+ verify unless `parse_only`) over `bytes`.
 pub fn check_file(bytes: &[u8], opts: &Options) -> FileResult {
-    let _ = (bytes, opts);
+    let text = match decode(bytes) {
+        Ok(text) => text,
+        Err(diag) => {
+            return FileResult {
+                text: String::new(),
+                chunks: Vec::new(),
+                file_diagnostics: vec![*diag],
+            }
+        }
+    };
+    let chunks = split_chunks(text, opts.split_input)
+        .into_iter()
+        .map(|range| check_chunk(text, range, opts))
+        .collect();
     FileResult {
-        text: String::new(),
-        chunks: Vec::new(),
+        text: text.to_string(),
+        chunks,
         file_diagnostics: Vec::new(),
+    }
+}
+
+/// `ptoc fmt`: the canonical text of every chunk, joined by `// -----` lines (§7.1), or the
+/// parse result when any chunk failed to parse (its diagnostics say why). Never verifies.
+pub fn format_file(bytes: &[u8], opts: &Options) -> Result<String, FileResult> {
+    let opts = Options {
+        parse_only: true,
+        ..*opts
+    };
+    let file = check_file(bytes, &opts);
+    if !file.file_diagnostics.is_empty() || file.chunks.iter().any(ChunkResult::parse_failed) {
+        return Err(file);
+    }
+    let mut out = String::new();
+    for (i, chunk) in file.chunks.iter().enumerate() {
+        if i > 0 {
+            out.push_str("// -----\n");
+        }
+        if let Some(module) = &chunk.module {
+            out.push_str(&crate::ir::printer::print_module(module));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(text: &str, split: bool) -> Vec<&str> {
+        split_chunks(text, split)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn split_on_exact_marker_lines() {
+        let t = "a\n// -----\nb\n// ----- \t\nc\n";
+        assert_eq!(texts(t, true), vec!["a\n", "b\n", "c\n"]);
+        assert_eq!(texts(t, false), vec![t]);
+        // Not a marker: leading space, extra dash, trailing text.
+        let t = "a\n // -----\n// ------\n// ----- x\n";
+        assert_eq!(texts(t, true), vec![t]);
+        // Marker at the very start and at the very end without newline.
+        assert_eq!(texts("// -----\nx\n// -----", true), vec!["", "x\n", ""]);
+    }
+
+    #[test]
+    fn invalid_utf8_is_one_diagnostic_at_the_first_bad_byte() {
+        let r = check_file(
+            b"module {}\n\xff\xfe",
+            &Options {
+                target: TargetChoice::Auto,
+                split_input: false,
+                format: InputFormat::Pto,
+                parse_only: false,
+            },
+        );
+        assert!(r.chunks.is_empty());
+        assert_eq!(r.file_diagnostics.len(), 1);
+        assert_eq!(r.file_diagnostics[0].code, Code::InvalidUtf8);
+        assert_eq!(r.file_diagnostics[0].span.start, 10);
+        assert!(r.has_errors());
     }
 }

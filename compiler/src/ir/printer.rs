@@ -1,9 +1,209 @@
-//! Canonical printer (syntax.md §7). `print_module(parse(x))` is a fixed point of fmt.
+//! Canonical printer (syntax.md §7). `print_module(parse(x))` is a fixed point of fmt (D-26).
+//!
+//! Owns the textual spelling of every IR construct: layout (D-24: always `module {`, two-space
+//! indent, one op per line, a blank line between top-level items), the canonical spellings of
+//! §7.2 (compact `!pto.tile_buf`, hardware `!pto.ptr` spaces, PTOAS round modes, `satmode`,
+//! custom forms for every known op), attribute order (D-25) and literals (§7.4).
+//!
+//! Invariants: the printer never panics, even on IR with dangling handles (they print as
+//! `<<invalid ...>>`, which the parser rejects); it never emits locations or comments; the
+//! output ends with exactly one `\n`.
 
-use super::Module;
+mod attrs;
+mod literals;
+mod ops;
+mod types;
+
+use std::fmt::Write as _;
+
+use super::{Attr, AttrDict, Module, OpData, RegionId, TypeId, TypeTable, ValueId};
+
+pub use literals::{escape_string, print_float};
 
 /// Prints a module in canonical form, ending with exactly one `\n`.
 pub fn print_module(module: &Module) -> String {
-    let _ = module;
-    String::from("module {\n}\n")
+    let mut p = Printer {
+        m: module,
+        types: &module.types,
+        out: String::with_capacity(module.ops.len() * 96 + 64),
+    };
+    p.module();
+    p.out
+}
+
+/// Prints one type in canonical spelling (used by diagnostics and tests).
+pub fn print_type(types: &TypeTable, ty: TypeId) -> String {
+    let empty = Module::default();
+    let mut p = Printer {
+        m: &empty,
+        types,
+        out: String::new(),
+    };
+    p.ty(ty);
+    p.out
+}
+
+/// Prints one attribute value in canonical spelling (types it names come from `types`).
+pub fn print_attr(types: &TypeTable, attr: &Attr) -> String {
+    let empty = Module::default();
+    let mut p = Printer {
+        m: &empty,
+        types,
+        out: String::new(),
+    };
+    p.attr(attr);
+    p.out
+}
+
+struct Printer<'m> {
+    m: &'m Module,
+    /// The type table (the module's, or a caller's for `print_type`).
+    types: &'m TypeTable,
+    out: String,
+}
+
+/// Whether `s` can be printed as a bare identifier (attribute key).
+fn is_bare_id(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
+}
+
+/// Whether `s` can follow `@` unquoted.
+fn is_bare_symbol(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '.'))
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
+}
+
+/// Sorted (bytewise) keys of a dictionary, as MLIR's `DictionaryAttr` (D-25).
+fn sorted_keys(d: &AttrDict) -> Vec<&String> {
+    let mut keys: Vec<&String> = d.keys().collect();
+    keys.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    keys
+}
+
+impl<'m> Printer<'m> {
+    fn indent(&mut self, level: usize) {
+        for _ in 0..level {
+            self.out.push_str("  ");
+        }
+    }
+
+    // ---------------------------------------------------------------- module, regions
+
+    fn module(&mut self) {
+        // spec: D-24
+        self.out.push_str("module");
+        if let Some(name) = &self.m.name {
+            self.out.push(' ');
+            self.symbol(name);
+        }
+        if !self.m.attrs.is_empty() {
+            self.out.push_str(" attributes ");
+            self.dict_sorted(&self.m.attrs);
+        }
+        self.out.push_str(" {\n");
+        let ops = self.m.regions.get(self.m.body.0 as usize).map(|r| &r.ops);
+        if let Some(ops) = ops {
+            for (i, &op) in ops.iter().enumerate() {
+                if i > 0 {
+                    self.out.push('\n');
+                }
+                self.op(op, 1);
+            }
+        }
+        self.out.push_str("}\n");
+    }
+
+    /// Prints the ops of `region` at `level`, one per line.
+    fn region_ops(&mut self, region: RegionId, level: usize) {
+        let Some(r) = self.m.regions.get(region.0 as usize) else {
+            return;
+        };
+        for &op in &r.ops {
+            self.op(op, level);
+        }
+    }
+
+    // ---------------------------------------------------------------- values, names
+
+    fn value(&mut self, v: ValueId) {
+        match self.m.values.get(v.0 as usize) {
+            Some(d) => self.out.push_str(&d.name),
+            None => self.out.push_str("%<<invalid value>>"),
+        }
+    }
+
+    fn values(&mut self, vs: &[ValueId]) {
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(v);
+        }
+    }
+
+    fn value_ty(&self, v: ValueId) -> Option<TypeId> {
+        self.m.values.get(v.0 as usize).map(|d| d.ty)
+    }
+
+    /// The type written for operand `i`, else the type of its definition.
+    fn operand_ty(&self, op: &OpData, i: usize) -> Option<TypeId> {
+        match op.operand_types.get(i) {
+            Some(Some(t)) => Some(*t),
+            _ => op.operands.get(i).and_then(|&v| self.value_ty(v)),
+        }
+    }
+
+    fn operand(&mut self, op: &OpData, i: usize) {
+        match op.operands.get(i) {
+            Some(&v) => self.value(v),
+            None => self.out.push_str("%<<missing operand>>"),
+        }
+    }
+
+    fn operand_type(&mut self, op: &OpData, i: usize) {
+        match self.operand_ty(op, i) {
+            Some(t) => self.ty(t),
+            None => self.out.push_str("<<missing type>>"),
+        }
+    }
+
+    fn result_type(&mut self, op: &OpData, i: usize) {
+        match op.results.get(i).and_then(|&v| self.value_ty(v)) {
+            Some(t) => self.ty(t),
+            None => self.out.push_str("<<missing type>>"),
+        }
+    }
+
+    /// `%a, %b = ` or `%r:2 = `, nothing for ops without results.
+    fn result_defs(&mut self, op: &OpData) {
+        if op.results.is_empty() {
+            return;
+        }
+        if op.result_groups.is_empty() {
+            self.values(&op.results);
+        } else {
+            for (i, g) in op.result_groups.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(&g.name);
+                if g.explicit_count {
+                    let _ = write!(self.out, ":{}", g.count);
+                }
+            }
+        }
+        self.out.push_str(" = ");
+    }
+
+    fn symbol(&mut self, s: &str) {
+        self.out.push('@');
+        if is_bare_symbol(s) {
+            self.out.push_str(s);
+        } else {
+            self.out.push_str(&escape_string(s));
+        }
+    }
 }
