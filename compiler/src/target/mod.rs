@@ -1,8 +1,19 @@
 //! Target profiles (semantics.md §1) and their rule tables, as data.
 //!
-//! One table per profile for tcvt pairs, rounding legality, saturation defaults and the vcvt
-//! contract; the verifier and (later) the interpreter read them, and `docs/` is generated from
-//! them.
+//! - `tcvt`: the §3.1 pair matrix per profile (with the "c" marks), pair classes, NARROW6 and
+//!   TORCH3, per-pair default rounding, ODD legality, saturation defaults, tmp capacity formulas;
+//! - `resolve`: the §3.7 `resolve` function (effective mode, sat, float→int path and the
+//!   diagnostics it implies) and the tmp role, shared by the verifier and the interpreter;
+//! - `vcvt`: the §6.3 contract (52 pairs) and §6.5 availability;
+//! - `docs`: the markdown under `docs/rules/`, generated from the tables above.
+//!
+//! Invariant: the tables are pure functions of profile and `pto_runtime::ElemType` (modes are
+//! the enums of `ir::attrs`); nothing here reads a `Module`.
+
+pub mod docs;
+pub mod resolve;
+pub mod tcvt;
+pub mod vcvt;
 
 use std::fmt;
 

@@ -1,0 +1,564 @@
+//! `pto.tcvt` rule tables as data (semantics.md §3.1-3.5): the per-profile pair matrix with its
+//! "c" marks, pair classes, NARROW6/TORCH3, per-pair default rounding, ODD legality, saturation
+//! defaults and the a2a3 tmp capacity formulas.
+//!
+//! Invariants: everything here is a pure function of (profile, element types, numbers); nothing
+//! reads IR. The verifier, the docs generator and the interpreter share these tables, so each
+//! rule lives in exactly one place. Arithmetic on user extents is done in `u128` with saturating
+//! operations, so no input can overflow or panic.
+
+use pto_runtime::ElemType;
+
+use super::Profile;
+use crate::ir::RoundMode;
+
+/// Saturation mode of a tcvt (`#pto<saturation_mode ON|OFF>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sat {
+    On,
+    Off,
+}
+
+impl Sat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sat::On => "ON",
+            Sat::Off => "OFF",
+        }
+    }
+}
+
+/// Marks of one cell of the §3.1 matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PairMark {
+    /// Supported on a2a3 ("2").
+    pub a2a3: bool,
+    /// Supported on a5 ("5").
+    pub a5: bool,
+    /// Exercised by pto-isa's CPU tests ("c"); informational only, cpu accepts every pair.
+    pub cpu_test: bool,
+}
+
+use ElemType::{
+    F4E1M2x2 as E1M2, F4E2M1x2 as E2M1, Hif8, S4x2, BF16, F16, F32, F8E4M3FN as E4M3,
+    F8E5M2 as E5M2, I16, I32, I64, I8, U16, U32, U8,
+};
+
+/// The non-empty cells of the §3.1 matrix: (src, dst, marks) with marks "25", "2", "5" or "c".
+pub const MATRIX: &[(ElemType, ElemType, &str)] = &[
+    // f32 row
+    (F32, F32, "25"),
+    (F32, F16, "25"),
+    (F32, BF16, "25"),
+    (F32, E4M3, "5"),
+    (F32, E5M2, "5"),
+    (F32, Hif8, "5"),
+    (F32, E2M1, "c"),
+    (F32, E1M2, "c"),
+    (F32, U8, "c"),
+    (F32, I16, "25"),
+    (F32, U16, "c"),
+    (F32, I32, "25"),
+    (F32, I64, "25"),
+    (F32, S4x2, "c"),
+    // f16 row
+    (F16, F32, "25"),
+    (F16, Hif8, "5"),
+    (F16, I8, "25"),
+    (F16, U8, "25"),
+    (F16, I16, "25"),
+    (F16, I32, "25"),
+    (F16, S4x2, "2"),
+    // bf16 row
+    (BF16, F32, "25"),
+    (BF16, F16, "5"),
+    (BF16, E2M1, "5"),
+    (BF16, E1M2, "5"),
+    (BF16, I32, "25"),
+    // fp8 / hif8 rows
+    (E4M3, F32, "5"),
+    (E5M2, F32, "5"),
+    (Hif8, F32, "5"),
+    // fp4 rows
+    (E2M1, F32, "c"),
+    (E2M1, BF16, "5"),
+    (E1M2, F32, "c"),
+    (E1M2, BF16, "5"),
+    // integer rows
+    (I8, F32, "c"),
+    (I8, F16, "25"),
+    (I8, I16, "5"),
+    (I8, I32, "5"),
+    (U8, F16, "25"),
+    (U8, U16, "5"),
+    (I16, F32, "25"),
+    (I16, F16, "25"),
+    (I16, U8, "5"),
+    (I16, I32, "5"),
+    (I16, U32, "5"),
+    (U16, F32, "c"),
+    (U16, I32, "c"),
+    (I32, F32, "25"),
+    (I32, F16, "2"),
+    (I32, U8, "5"),
+    (I32, I16, "25"),
+    (I32, U16, "5"),
+    (I32, I64, "25"),
+    (U32, U8, "5"),
+    (U32, I16, "5"),
+    (U32, U16, "5"),
+    (I64, F32, "25"),
+    (I64, I32, "25"),
+    (S4x2, F32, "c"),
+    (S4x2, F16, "2"),
+];
+
+/// The marks of the (src, dst) cell; all false for an empty cell.
+pub fn mark(src: ElemType, dst: ElemType) -> PairMark {
+    MATRIX
+        .iter()
+        .find(|(s, d, _)| *s == src && *d == dst)
+        .map(|(_, _, m)| PairMark {
+            a2a3: m.contains('2'),
+            a5: m.contains('5'),
+            cpu_test: m.contains('c'),
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `profile` accepts tcvt from `src` to `dst` (cpu: every ordered pair, DECISION).
+pub fn pair_supported(profile: Profile, src: ElemType, dst: ElemType) -> bool {
+    match profile {
+        Profile::Cpu => true,
+        Profile::A2a3 => mark(src, dst).a2a3,
+        Profile::A5 => mark(src, dst).a5,
+    }
+}
+
+/// The profiles accepting the pair, in the order cpu, a2a3, a5.
+pub fn profiles_supporting(src: ElemType, dst: ElemType) -> Vec<Profile> {
+    Profile::ALL
+        .into_iter()
+        .filter(|&p| pair_supported(p, src, dst))
+        .collect()
+}
+
+/// Every pair `profile` accepts, in matrix order (rows = src, columns = dst).
+pub fn supported_pairs(profile: Profile) -> Vec<(ElemType, ElemType)> {
+    let mut out = Vec::new();
+    for s in ElemType::ALL {
+        for d in ElemType::ALL {
+            if pair_supported(profile, s, d) {
+                out.push((s, d));
+            }
+        }
+    }
+    out
+}
+
+/// Pair classes of §3.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PairClass {
+    /// FI: float → int (including `!pto.s4x2`).
+    FloatToInt,
+    /// FF↓: float → narrower or otherwise inexact float.
+    FloatNarrow,
+    /// FF↑: float → float that holds every source value exactly.
+    FloatWiden,
+    /// FR: float → the same float = round to an integral value.
+    FloatRound,
+    /// IF, exact: every source integer is representable.
+    IntToFloatExact,
+    /// IF, inexact (i16→f16, i32→f32, i64→f32, i32→f16, ...).
+    IntToFloatInexact,
+    /// II: int → int.
+    IntToInt,
+}
+
+impl PairClass {
+    pub fn label(self) -> &'static str {
+        match self {
+            PairClass::FloatToInt => "FI",
+            PairClass::FloatNarrow => "FF↓",
+            PairClass::FloatWiden => "FF↑",
+            PairClass::FloatRound => "FR",
+            PairClass::IntToFloatExact => "IF (exact)",
+            PairClass::IntToFloatInexact => "IF (inexact)",
+            PairClass::IntToInt => "II",
+        }
+    }
+
+    /// The rounding mode has no numeric effect (§3.3: FF↑, II, exact IF).
+    pub fn mode_insensitive(self) -> bool {
+        matches!(
+            self,
+            PairClass::FloatWiden | PairClass::IntToFloatExact | PairClass::IntToInt
+        )
+    }
+}
+
+/// Value-set parameters of a float format: precision p (with hidden bit), max finite, min
+/// subnormal, Inf and NaN availability (§2.2-2.5).
+struct FloatFmt {
+    p: u32,
+    max: f64,
+    min_sub: f64,
+    inf: bool,
+    nan: bool,
+}
+
+fn float_fmt(t: ElemType) -> Option<FloatFmt> {
+    let f = |p, max, min_sub_exp: i32, inf, nan| FloatFmt {
+        p,
+        max,
+        min_sub: 2f64.powi(min_sub_exp),
+        inf,
+        nan,
+    };
+    Some(match t {
+        F32 => f(24, f64::from(f32::MAX), -149, true, true),
+        F16 => f(11, 65504.0, -24, true, true),
+        BF16 => f(8, 3.389_531_389_251_535_5e38, -133, true, true),
+        E4M3 => f(4, 448.0, -9, false, true),
+        E5M2 => f(3, 57344.0, -16, true, true),
+        // HiF8 has at most 4 significant bits (|E| <= 3); see `float_exact` for its taper.
+        Hif8 => f(4, 32768.0, -22, true, true),
+        E2M1 => f(2, 6.0, -1, false, false),
+        E1M2 => f(3, 1.75, -2, false, false),
+        _ => return None,
+    })
+}
+
+/// Inclusive value range of an integer element type (s4x2: one 4-bit element).
+pub fn int_range(t: ElemType) -> Option<(i128, i128)> {
+    Some(match t {
+        I8 => (i128::from(i8::MIN), i128::from(i8::MAX)),
+        U8 => (0, i128::from(u8::MAX)),
+        I16 => (i128::from(i16::MIN), i128::from(i16::MAX)),
+        U16 => (0, i128::from(u16::MAX)),
+        I32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        U32 => (0, i128::from(u32::MAX)),
+        I64 => (i128::from(i64::MIN), i128::from(i64::MAX)),
+        S4x2 => (-8, 7),
+        _ => return None,
+    })
+}
+
+/// Every value (incl. Inf/NaN) of float `src` is representable in float `dst`.
+fn float_exact(src: ElemType, dst: ElemType) -> bool {
+    let (Some(s), Some(d)) = (float_fmt(src), float_fmt(dst)) else {
+        return false;
+    };
+    if dst == Hif8 {
+        // The HiF8 grid tapers (4 bits only for |E| <= 3): only the small fp4 grids fit.
+        return matches!(src, E2M1 | E1M2);
+    }
+    s.p <= d.p && s.max <= d.max && s.min_sub >= d.min_sub && (!s.inf || d.inf) && (!s.nan || d.nan)
+}
+
+/// Every integer of `src` is representable in float `dst`.
+fn int_exact_in_float(src: ElemType, dst: ElemType) -> bool {
+    let (Some((lo, hi)), Some(d)) = (int_range(src), float_fmt(dst)) else {
+        return false;
+    };
+    let magnitude = lo.unsigned_abs().max(hi.unsigned_abs());
+    // All integers up to 2^p are representable, as long as they are in range.
+    magnitude <= (1u128 << d.p) && (magnitude as f64) <= d.max
+}
+
+/// The class of a pair (§3.1). Same-type floats are FR (the f32→f32 rule generalised).
+pub fn pair_class(src: ElemType, dst: ElemType) -> PairClass {
+    match (src.is_float(), dst.is_float()) {
+        (true, false) => PairClass::FloatToInt,
+        (true, true) if src == dst => PairClass::FloatRound,
+        (true, true) if float_exact(src, dst) => PairClass::FloatWiden,
+        (true, true) => PairClass::FloatNarrow,
+        (false, true) if int_exact_in_float(src, dst) => PairClass::IntToFloatExact,
+        (false, true) => PairClass::IntToFloatInexact,
+        (false, false) => PairClass::IntToInt,
+    }
+}
+
+/// NARROW6 (§3.4, FACT [A2] `kIsNarrowingCvt`).
+pub const NARROW6: [(ElemType, ElemType); 6] = [
+    (F16, U8),
+    (F16, I8),
+    (F32, I16),
+    (F16, I16),
+    (I64, I32),
+    (I32, I16),
+];
+
+/// TORCH3 (§3.5): the a2a3 pairs with a PyTorch-compatible tmp path. Signed only.
+pub const TORCH3: [(ElemType, ElemType); 3] = [(F32, I16), (F16, I16), (F16, I8)];
+
+pub fn is_narrow6(src: ElemType, dst: ElemType) -> bool {
+    NARROW6.contains(&(src, dst))
+}
+
+pub fn is_torch3(src: ElemType, dst: ElemType) -> bool {
+    TORCH3.contains(&(src, dst))
+}
+
+/// The a2a3 i32→f16 "deq" path (§4.8): always RINT, always saturating.
+pub fn is_deq(profile: Profile, src: ElemType, dst: ElemType) -> bool {
+    profile == Profile::A2a3 && src == I32 && dst == F16
+}
+
+/// a5 forces RINT on f32→fp8 (§3.3, FACT [A5]).
+pub fn is_a5_forced_rint(profile: Profile, src: ElemType, dst: ElemType) -> bool {
+    profile == Profile::A5 && src == F32 && matches!(dst, E4M3 | E5M2)
+}
+
+/// The per-pair default that NONE selects (§3.2): TRUNC for FI, ROUND into hif8, else RINT.
+pub fn default_mode(src: ElemType, dst: ElemType) -> RoundMode {
+    if pair_class(src, dst) == PairClass::FloatToInt {
+        RoundMode::Trunc
+    } else if dst == Hif8 {
+        RoundMode::Round
+    } else {
+        RoundMode::Rint
+    }
+}
+
+/// Whether ODD is honoured for the pair on the profile (§3.3, §3.7 `odd_ok`).
+/// a2a3/a5: only f32→f16. cpu: every pair except destinations without a usable odd neighbour
+/// at the top of their range (E4M3FN, fp4, hif8); pairs where the mode has no numeric effect
+/// (FF↑, II, exact IF) accept every mode silently on cpu (§3.3).
+pub fn odd_ok(profile: Profile, src: ElemType, dst: ElemType) -> bool {
+    match profile {
+        Profile::A2a3 | Profile::A5 => src == F32 && dst == F16,
+        Profile::Cpu => {
+            pair_class(src, dst).mode_insensitive() || !matches!(dst, E4M3 | E2M1 | E1M2 | Hif8)
+        }
+    }
+}
+
+/// The saturation used when `satmode` is omitted (§3.4).
+pub fn default_sat(profile: Profile, src: ElemType, dst: ElemType) -> Sat {
+    match profile {
+        Profile::Cpu => Sat::Off,
+        Profile::A2a3 | Profile::A5 if is_narrow6(src, dst) => Sat::Off,
+        Profile::A2a3 | Profile::A5 => Sat::On,
+    }
+}
+
+/// The TORCH3 pair whose tmp formula applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TorchPair {
+    F32ToI16,
+    F16ToI16,
+    F16ToI8,
+}
+
+impl TorchPair {
+    pub fn of(src: ElemType, dst: ElemType) -> Option<TorchPair> {
+        match (src, dst) {
+            (F32, I16) => Some(TorchPair::F32ToI16),
+            (F16, I16) => Some(TorchPair::F16ToI16),
+            (F16, I8) => Some(TorchPair::F16ToI8),
+            _ => None,
+        }
+    }
+}
+
+/// Capacity of a tmp tile: rows × cols × byte width of its dtype (§3.5; byte-sized whatever
+/// the dtype; packed types count their carrier byte).
+pub fn tmp_capacity_bytes(rows: u64, cols: u64, elem_bytes: u32) -> u128 {
+    u128::from(rows)
+        .saturating_mul(u128::from(cols))
+        .saturating_mul(u128::from(elem_bytes))
+}
+
+fn ceil_div(a: u128, b: u128) -> u128 {
+    a.div_ceil(b)
+}
+
+/// Required tmp bytes (§3.5) for dst valid rows `r`, cols `c` and src row stride `ss` (declared
+/// src cols, in source elements). Zero when `r` or `c` is zero.
+pub fn tmp_required_bytes(pair: TorchPair, r: u64, c: u64, ss: u64) -> u128 {
+    if r == 0 || c == 0 {
+        return 0;
+    }
+    let (r, c, ss) = (u128::from(r), u128::from(c), u128::from(ss));
+    match pair {
+        TorchPair::F32ToI16 => {
+            let head = 4 * 64 * (c / 64).min(255);
+            let rem = c % 64;
+            let tail = if rem == 0 {
+                0
+            } else {
+                32u128.saturating_mul(
+                    (r.min(255) - 1)
+                        .saturating_mul(ss / 8)
+                        .saturating_add(ceil_div(rem, 8)),
+                )
+            };
+            head.max(tail)
+        }
+        TorchPair::F16ToI16 => 32 * ceil_div(c.min(64), 8),
+        TorchPair::F16ToI8 => {
+            let h = c.min(64);
+            (32 * ceil_div(h, 8)).max(128 + 32 * ceil_div(h, 16))
+        }
+    }
+}
+
+/// A dst valid extent for the capacity check: known, or dynamic up to the declared extent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extent {
+    Static(u64),
+    UpTo(u64),
+}
+
+/// Maximum of [`tmp_required_bytes`] over every extent allowed by `r` and `c` (the DECISION for
+/// dynamic valid shapes, §3.5). Closed form: `need` grows with R, and with C except through
+/// `C mod 64` in the f32→i16 tail, whose worst residue is `min(cols, 63)`.
+pub fn tmp_required_worst(pair: TorchPair, r: Extent, c: Extent, ss: u64) -> u128 {
+    let r_max = match r {
+        Extent::Static(v) | Extent::UpTo(v) => v,
+    };
+    match c {
+        Extent::Static(c) => tmp_required_bytes(pair, r_max, c, ss),
+        Extent::UpTo(cols) => {
+            let at_max = tmp_required_bytes(pair, r_max, cols, ss);
+            if pair != TorchPair::F32ToI16 || cols == 0 {
+                return at_max;
+            }
+            // The tail depends on C only through ceil((C mod 64)/8): take the worst residue.
+            let worst_rem = cols.min(63);
+            tmp_required_bytes(pair, r_max, worst_rem, ss).max(at_max)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_match_the_spec() {
+        assert_eq!(supported_pairs(Profile::A2a3).len(), 25);
+        assert_eq!(supported_pairs(Profile::A5).len(), 45);
+        assert_eq!(supported_pairs(Profile::Cpu).len(), 256);
+        // Every marked cell is unique.
+        for (i, (s, d, _)) in MATRIX.iter().enumerate() {
+            assert!(
+                MATRIX[i + 1..].iter().all(|(s2, d2, _)| (s2, d2) != (s, d)),
+                "{s}->{d}"
+            );
+        }
+    }
+
+    #[test]
+    fn spot_check_cells() {
+        assert_eq!(
+            mark(F32, I16),
+            PairMark {
+                a2a3: true,
+                a5: true,
+                cpu_test: false
+            }
+        );
+        assert!(mark(F16, S4x2).a2a3 && !mark(F16, S4x2).a5);
+        assert!(mark(I32, F16).a2a3 && !mark(I32, F16).a5);
+        assert!(!mark(F16, E4M3).a5, "A5 has no f16->fp8");
+        assert!(mark(F32, U8).cpu_test && !mark(F32, U8).a2a3 && !mark(F32, U8).a5);
+        assert!(mark(U32, I16).a5 && !mark(U32, I16).a2a3);
+        assert!(!mark(F32, I8).a2a3 && !mark(F32, I8).a5 && !mark(F32, I8).cpu_test);
+        assert_eq!(
+            profiles_supporting(F32, I8),
+            vec![Profile::Cpu],
+            "cpu accepts every pair"
+        );
+        assert_eq!(
+            profiles_supporting(F32, Hif8),
+            vec![Profile::Cpu, Profile::A5]
+        );
+        let cpu_tests = MATRIX.iter().filter(|(_, _, m)| m.contains('c')).count();
+        assert_eq!(cpu_tests, 11);
+    }
+
+    #[test]
+    fn pair_classes() {
+        assert_eq!(pair_class(F32, I16), PairClass::FloatToInt);
+        assert_eq!(pair_class(F16, S4x2), PairClass::FloatToInt);
+        assert_eq!(pair_class(F32, F32), PairClass::FloatRound);
+        assert_eq!(pair_class(F16, F32), PairClass::FloatWiden);
+        assert_eq!(pair_class(Hif8, F32), PairClass::FloatWiden);
+        assert_eq!(pair_class(E2M1, BF16), PairClass::FloatWiden);
+        assert_eq!(pair_class(E2M1, Hif8), PairClass::FloatWiden);
+        assert_eq!(pair_class(E4M3, Hif8), PairClass::FloatNarrow);
+        assert_eq!(pair_class(BF16, F16), PairClass::FloatNarrow);
+        assert_eq!(pair_class(F16, BF16), PairClass::FloatNarrow);
+        assert_eq!(pair_class(E5M2, E4M3), PairClass::FloatNarrow);
+        assert_eq!(pair_class(E4M3, E5M2), PairClass::FloatNarrow);
+        assert_eq!(pair_class(F32, E2M1), PairClass::FloatNarrow);
+        assert_eq!(pair_class(I8, F16), PairClass::IntToFloatExact);
+        assert_eq!(pair_class(U8, BF16), PairClass::IntToFloatExact);
+        assert_eq!(pair_class(S4x2, E5M2), PairClass::IntToFloatExact);
+        for (s, d) in [(I16, F16), (I32, F32), (I64, F32), (I32, F16), (U16, F16)] {
+            assert_eq!(pair_class(s, d), PairClass::IntToFloatInexact, "{s}->{d}");
+        }
+        assert_eq!(pair_class(I16, F32), PairClass::IntToFloatExact);
+        assert_eq!(pair_class(I32, I32), PairClass::IntToInt);
+    }
+
+    #[test]
+    fn defaults_and_odd() {
+        assert_eq!(default_mode(F32, I16), RoundMode::Trunc);
+        assert_eq!(default_mode(F16, S4x2), RoundMode::Trunc);
+        assert_eq!(default_mode(F16, Hif8), RoundMode::Round);
+        assert_eq!(default_mode(I32, F32), RoundMode::Rint);
+        assert!(odd_ok(Profile::A5, F32, F16));
+        assert!(!odd_ok(Profile::A5, F32, BF16));
+        assert!(!odd_ok(Profile::A2a3, F16, F32));
+        assert!(odd_ok(Profile::Cpu, F32, E5M2));
+        assert!(!odd_ok(Profile::Cpu, F32, E4M3));
+        assert!(!odd_ok(Profile::Cpu, BF16, E2M1));
+        assert!(odd_ok(Profile::Cpu, F16, F32));
+        assert_eq!(default_sat(Profile::Cpu, F16, I8), Sat::Off);
+        assert_eq!(default_sat(Profile::A2a3, F16, I8), Sat::Off);
+        assert_eq!(default_sat(Profile::A5, F32, F16), Sat::On);
+        assert_eq!(NARROW6.iter().filter(|p| is_torch3(p.0, p.1)).count(), 3);
+    }
+
+    #[test]
+    fn tmp_worked_examples() {
+        // §3.5: f32 16x128 -> i16 valid 16x100: head 256, tail 7840.
+        assert_eq!(tmp_required_bytes(TorchPair::F32ToI16, 16, 100, 128), 7840);
+        assert_eq!(tmp_capacity_bytes(16, 128, 4), 8192);
+        assert_eq!(tmp_capacity_bytes(8, 64, 4), 2048);
+        assert_eq!(tmp_required_bytes(TorchPair::F16ToI8, 4, 20, 20), 192);
+        assert_eq!(tmp_required_bytes(TorchPair::F16ToI16, 4, 20, 20), 96);
+        assert_eq!(tmp_required_bytes(TorchPair::F16ToI8, 4, 1000, 1000), 256);
+        assert_eq!(tmp_required_bytes(TorchPair::F32ToI16, 0, 100, 128), 0);
+        assert_eq!(tmp_required_bytes(TorchPair::F32ToI16, 16, 128, 128), 512);
+    }
+
+    #[test]
+    fn tmp_worst_case_is_the_maximum() {
+        for pair in [TorchPair::F32ToI16, TorchPair::F16ToI16, TorchPair::F16ToI8] {
+            for rows in [1u64, 3, 16] {
+                for cols in [1u64, 7, 64, 100, 130] {
+                    let ss = cols;
+                    let mut brute = 0;
+                    for r in 0..=rows {
+                        for c in 0..=cols {
+                            brute = brute.max(tmp_required_bytes(pair, r, c, ss));
+                        }
+                    }
+                    let w = tmp_required_worst(pair, Extent::UpTo(rows), Extent::UpTo(cols), ss);
+                    assert_eq!(w, brute, "{pair:?} {rows}x{cols}");
+                }
+            }
+        }
+        // Huge extents neither overflow nor panic.
+        let _ = tmp_required_worst(
+            TorchPair::F32ToI16,
+            Extent::UpTo(u64::MAX),
+            Extent::UpTo(u64::MAX),
+            u64::MAX,
+        );
+    }
+}

@@ -1,0 +1,447 @@
+//! `pto.tcvt` rule checks (checks 1-11 of the module doc), reading `target::tcvt` and
+//! `target::resolve`. Operands are looked up with `get`, so malformed hand-built IR is skipped,
+//! never indexed blindly.
+
+use pto_runtime::ElemType;
+
+use super::error::RuleError;
+use super::{
+    attr_span, diag, op_span, operand_type_span, profile_list, result_type_span, type_text,
+    unsupported_elem,
+};
+use crate::diag::{Diagnostic, Span};
+use crate::ir::types::{BLayout, Dim, Loc, TileView};
+use crate::ir::{Attr, Module, OpId, OpKind, TcvtOp, TypeId, ValueDef, ValueId};
+use crate::target::resolve::{resolve, tmp_role, CvtPath, ResolveDiag, SatOffReason, TmpRole};
+use crate::target::tcvt::{
+    pair_class, pair_supported, profiles_supporting, tmp_capacity_bytes, tmp_required_worst,
+    Extent, PairClass, Sat,
+};
+use crate::target::Profile;
+
+/// One tile operand of a tcvt.
+struct Operand {
+    role: &'static str,
+    ty: TypeId,
+    span: Span,
+    value: Option<ValueId>,
+}
+
+/// An operand that is a tile, with its element type if conversion-capable.
+struct Tile {
+    view: TileView,
+    elem: Option<ElemType>,
+    span: Span,
+    value: Option<ValueId>,
+}
+
+pub(super) fn check(
+    m: &Module,
+    op: OpId,
+    t: &TcvtOp,
+    profile: Profile,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(data) = m.ops.get(op.0 as usize) else {
+        return;
+    };
+    let spans = m.spans.ops.get(op.0 as usize);
+    let operand = |i: usize, role| -> Option<Operand> {
+        let v = *data.operands.get(i)?;
+        let ty = data
+            .operand_types
+            .get(i)
+            .copied()
+            .flatten()
+            .or_else(|| m.values.get(v.0 as usize).map(|d| d.ty))?;
+        Some(Operand {
+            role,
+            ty,
+            span: operand_type_span(spans, i),
+            value: Some(v),
+        })
+    };
+    let Some(src) = operand(0, "src") else {
+        return;
+    };
+    let tmp = match t.tmp_index() {
+        Some(i) => match operand(i, "tmp") {
+            Some(o) => Some(o),
+            None => return,
+        },
+        None => None,
+    };
+    let dst = match t.dst_index() {
+        Some(i) => operand(i, "dst"),
+        None => data.results.first().and_then(|&r| {
+            Some(Operand {
+                role: "dst",
+                ty: m.values.get(r.0 as usize)?.ty,
+                span: result_type_span(spans, 0),
+                value: None,
+            })
+        }),
+    };
+    let Some(dst) = dst else {
+        return;
+    };
+
+    // 1-3: operand kinds, element types, valid <= shape.
+    let tile = |o: &Operand, diags: &mut Vec<Diagnostic>| -> Option<Tile> {
+        let Some(view) = type_get(m, o.ty).and_then(|ty| ty.as_tile()) else {
+            diags.push(diag(
+                RuleError::TcvtOperandNotTile {
+                    role: o.role,
+                    ty: type_text(m, o.ty),
+                },
+                o.span,
+            ));
+            return None;
+        };
+        let elem = view.elem.conversion_elem();
+        if elem.is_none() {
+            diags.push(unsupported_elem("pto.tcvt", o.role, &view.elem, o.span));
+        }
+        for (dim, valid, extent) in [
+            ("row", view.valid_row, view.rows),
+            ("col", view.valid_col, view.cols),
+        ] {
+            if let Dim::Static(v) = valid {
+                if v > extent {
+                    diags.push(diag(
+                        RuleError::TileValidExceedsShape {
+                            role: o.role,
+                            dim,
+                            valid: v,
+                            extent,
+                        },
+                        o.span,
+                    ));
+                }
+            }
+        }
+        Some(Tile {
+            view,
+            elem,
+            span: o.span,
+            value: o.value,
+        })
+    };
+    let src_t = tile(&src, diags);
+    let tmp_t = tmp.as_ref().map(|o| tile(o, diags));
+    let dst_t = tile(&dst, diags);
+    let (Some(src_t), Some(dst_t)) = (src_t, dst_t) else {
+        return;
+    };
+    let tmp_t = tmp_t.flatten();
+
+    // 4-5: logical shapes.
+    let (sl, dl) = (Logical::of(&src_t.view), Logical::of(&dst_t.view));
+    let subview = is_subview(m, src_t.value) || is_subview(m, dst_t.value);
+    if !subview && (sl.rows, sl.cols) != (dl.rows, dl.cols) {
+        let mut d = diag(
+            RuleError::TcvtShapeMismatch {
+                src: format!("{}x{}", sl.rows, sl.cols),
+                dst: format!("{}x{}", dl.rows, dl.cols),
+            },
+            op_span(spans),
+        )
+        .with_label(src_t.span, "src type")
+        .with_label(dst_t.span, "dst type");
+        for tl in [&src_t, &dst_t] {
+            if tl.view.elem.is_packed() {
+                d = d.with_note(
+                    format!(
+                        "{} packs two elements per byte: {}x{} holds {} logical elements",
+                        super::scalar_text(&tl.view.elem),
+                        tl.view.rows,
+                        tl.view.cols,
+                        Logical::of(&tl.view).shape_text()
+                    ),
+                    Some(tl.span),
+                );
+            }
+        }
+        diags.push(d);
+    }
+    let differs = |a: Dim, b: Dim| matches!((a, b), (Dim::Static(x), Dim::Static(y)) if x != y);
+    if differs(sl.valid_row, dl.valid_row) || differs(sl.valid_col, dl.valid_col) {
+        diags.push(
+            diag(
+                RuleError::TcvtValidShapeMismatch {
+                    src: sl.valid_text(),
+                    dst: dl.valid_text(),
+                },
+                op_span(spans),
+            )
+            .with_label(src_t.span, "src type")
+            .with_label(dst_t.span, "dst type"),
+        );
+    }
+
+    // 6: locations.
+    for (role, tl) in [("src", &src_t), ("dst", &dst_t)] {
+        if tl.view.loc != Loc::Vec {
+            diags.push(diag(
+                RuleError::TcvtLocNotVec {
+                    role,
+                    loc: loc_name(tl.view.loc),
+                },
+                tl.span,
+            ));
+        }
+    }
+    if let Some(tl) = &tmp_t {
+        if tl.view.loc != Loc::Vec {
+            diags.push(diag(
+                RuleError::TcvtTmpNotVec {
+                    loc: loc_name(tl.view.loc),
+                },
+                tl.span,
+            ));
+        }
+    }
+
+    // 7: the pair.
+    let (Some(s), Some(d)) = (src_t.elem, dst_t.elem) else {
+        return;
+    };
+    if !pair_supported(profile, s, d) {
+        diags.push(
+            diag(
+                RuleError::TcvtPairUnsupported {
+                    src: s.ir_name().into(),
+                    dst: d.ir_name().into(),
+                    profile: profile.as_str().into(),
+                },
+                op_span(spans),
+            )
+            .with_label(src_t.span, "src type")
+            .with_label(dst_t.span, "dst type")
+            .with_help(format!(
+                "tcvt from {s} to {d} is supported on {}",
+                profile_list(&profiles_supporting(s, d))
+            )),
+        );
+        return;
+    }
+
+    // 8: effective mode and saturation.
+    let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
+    let sat_keys: &[&str] = match t.sat {
+        Some(a) if a.legacy_key => &["sat_mode", "satmode"],
+        _ => &["satmode", "sat_mode"],
+    };
+    let has_tmp = tmp_t.is_some();
+    let r = resolve(profile, s, d, t.rmode, sat_attr, has_tmp);
+    for rd in &r.diags {
+        let (e, span) = match *rd {
+            ResolveDiag::RmodeForced { requested, forced } => (
+                RuleError::TcvtRmodeForced {
+                    requested: requested.as_str(),
+                    forced: forced.as_str(),
+                    src: s.ir_name().into(),
+                    dst: d.ir_name().into(),
+                    profile: profile.as_str().into(),
+                },
+                attr_span(spans, &["rmode"]),
+            ),
+            ResolveDiag::OddUnsupported { fallback } => (
+                RuleError::TcvtOddUnsupported {
+                    src: s.ir_name().into(),
+                    dst: d.ir_name().into(),
+                    profile: profile.as_str().into(),
+                    fallback: fallback.as_str(),
+                },
+                attr_span(spans, &["rmode"]),
+            ),
+            ResolveDiag::RmodeIgnored { requested } => (
+                RuleError::TcvtRmodeIgnored {
+                    requested: requested.as_str(),
+                },
+                attr_span(spans, &["rmode"]),
+            ),
+            ResolveDiag::SatOffIgnored { reason } => (
+                RuleError::TcvtSatOffIgnored {
+                    src: s.ir_name().into(),
+                    dst: d.ir_name().into(),
+                    reason: match reason {
+                        SatOffReason::Deq => "(the deq path always saturates)",
+                        SatOffReason::NoTmp => "without a tmp operand",
+                    },
+                },
+                attr_span(spans, sat_keys),
+            ),
+        };
+        diags.push(diag(e, span));
+    }
+
+    // 9: the tmp operand.
+    match tmp_role(profile, s, d, &r, sat_attr, has_tmp) {
+        TmpRole::Absent => {}
+        TmpRole::IgnoredOnCpu => {
+            if let Some(tl) = &tmp_t {
+                diags.push(diag(RuleError::TcvtTmpIgnored, tl.span));
+            }
+        }
+        TmpRole::Unused { forwards_sat } => {
+            if let Some(tl) = &tmp_t {
+                diags.push(diag(
+                    RuleError::TcvtTmpUnused {
+                        src: s.ir_name().into(),
+                        dst: d.ir_name().into(),
+                        profile: profile.as_str().into(),
+                        extra: if forwards_sat {
+                            "; it only makes the explicit satmode OFF take effect"
+                        } else {
+                            ""
+                        },
+                    },
+                    tl.span,
+                ));
+            }
+        }
+        TmpRole::Suggested => diags.push(diag(
+            RuleError::TcvtTmpSuggested {
+                src: s.ir_name().into(),
+                dst: d.ir_name().into(),
+            },
+            op_span(spans),
+        )),
+        TmpRole::TorchScratch(pair) => {
+            if let (Some(tl), Some(tmp_elem)) = (&tmp_t, tmp_t.as_ref().and_then(|t| t.elem)) {
+                let extent = |v: Dim, n: u64| match v {
+                    Dim::Static(x) => Extent::Static(x),
+                    Dim::Dynamic => Extent::UpTo(n),
+                };
+                let (rr, cc) = (extent(dl.valid_row, dl.rows), extent(dl.valid_col, dl.cols));
+                let need = tmp_required_worst(pair, rr, cc, src_t.view.cols);
+                let found =
+                    tmp_capacity_bytes(tl.view.rows, tl.view.cols, tmp_elem.storage_bytes());
+                let dynamic = matches!(rr, Extent::UpTo(_)) || matches!(cc, Extent::UpTo(_));
+                if dynamic {
+                    diags.push(diag(RuleError::TcvtTmpBoundDynamic { need }, tl.span));
+                }
+                if found < need {
+                    diags.push(
+                        diag(RuleError::TcvtTmpTooSmall { need, found }, tl.span).with_note(
+                            format!(
+                                "the a2a3 PyTorch-compatible {s} to {d} path needs it for dst valid {} and src row stride {}",
+                                dl.valid_text(),
+                                src_t.view.cols
+                            ),
+                            None,
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    // 10-11: notes on numeric conventions.
+    if profile != Profile::Cpu && pair_class(s, d) == PairClass::FloatToInt && r.sat == Sat::Off {
+        diags.push(diag(
+            RuleError::NonsatTargetDefined {
+                src: s.ir_name().into(),
+                dst: d.ir_name().into(),
+                convention: match r.path {
+                    CvtPath::Torch => "PyTorch-compatible int32-then-low-bits (tmp path)",
+                    _ => "int64-then-low-bits",
+                },
+                extra: if profile == Profile::A5 {
+                    "; A5 may use the PyTorch-compatible sequence for 1-D-contiguous tiles, which ptoc does not model"
+                } else {
+                    ""
+                },
+            },
+            attr_span(spans, sat_keys),
+        ));
+    }
+    if matches!(d, ElemType::F4E2M1x2 | ElemType::F4E1M2x2) && s.is_float() && !s.is_packed() {
+        diags.push(diag(
+            RuleError::Fp4NanToZero {
+                src: s.ir_name().into(),
+                dst: d.ir_name().into(),
+            },
+            dst_t.span,
+        ));
+    }
+}
+
+/// Logical extents and valid dims: the packed dim doubled (§2.6, §3.6).
+struct Logical {
+    rows: u64,
+    cols: u64,
+    valid_row: Dim,
+    valid_col: Dim,
+}
+
+impl Logical {
+    fn of(v: &TileView) -> Logical {
+        let double = |d: Dim| match d {
+            Dim::Static(n) => Dim::Static(n.saturating_mul(2)),
+            Dim::Dynamic => Dim::Dynamic,
+        };
+        let packed = v.elem.is_packed();
+        match (packed, v.blayout) {
+            (true, BLayout::RowMajor) => Logical {
+                rows: v.rows,
+                cols: v.cols.saturating_mul(2),
+                valid_row: v.valid_row,
+                valid_col: double(v.valid_col),
+            },
+            (true, BLayout::ColMajor) => Logical {
+                rows: v.rows.saturating_mul(2),
+                cols: v.cols,
+                valid_row: double(v.valid_row),
+                valid_col: v.valid_col,
+            },
+            (false, _) => Logical {
+                rows: v.rows,
+                cols: v.cols,
+                valid_row: v.valid_row,
+                valid_col: v.valid_col,
+            },
+        }
+    }
+    fn shape_text(&self) -> String {
+        format!("{}x{}", self.rows, self.cols)
+    }
+    fn valid_text(&self) -> String {
+        let d = |d: Dim| match d {
+            Dim::Static(n) => n.to_string(),
+            Dim::Dynamic => "?".to_string(),
+        };
+        format!("{}x{}", d(self.valid_row), d(self.valid_col))
+    }
+}
+
+/// An `alloc_tile` result carrying `pto.view_semantics = "subview"` (shape check exception).
+fn is_subview(m: &Module, v: Option<ValueId>) -> bool {
+    let Some(ValueDef::Result { op, .. }) =
+        v.and_then(|v| m.values.get(v.0 as usize)).map(|d| &d.def)
+    else {
+        return false;
+    };
+    m.ops.get(op.0 as usize).is_some_and(|o| {
+        matches!(o.kind, OpKind::AllocTile { .. })
+            && matches!(o.attrs.get("pto.view_semantics"), Some(Attr::Str(s)) if s == "subview")
+    })
+}
+
+fn loc_name(loc: Loc) -> &'static str {
+    match loc {
+        Loc::Mat => "mat",
+        Loc::Left => "left",
+        Loc::Right => "right",
+        Loc::Acc => "acc",
+        Loc::Vec => "vec",
+        Loc::Bias => "bias",
+        Loc::Scaling => "scaling",
+    }
+}
+
+/// Tolerant type lookup (hand-built IR may carry dangling ids).
+fn type_get(m: &Module, id: TypeId) -> Option<&crate::ir::Type> {
+    ((id.0 as usize) < m.types.len()).then(|| m.types.get(id))
+}
