@@ -1,8 +1,177 @@
 //! The `ptoc` command line (clap): `verify`, `fmt`, `explain`.
+//!
+//! Owns argument parsing (`args`), reading the input (a path or `-` for stdin), rendering at the
+//! edge (human diagnostics on stderr, JSON and `--target all` summaries on stdout) and the exit
+//! codes: 0 no errors (warnings allowed), 1 errors or failed `--verify-diagnostics`, 2 usage or
+//! I/O errors. [`run`] takes its streams as parameters, so it is testable in-process; it never
+//! panics (write errors such as a closed pipe are ignored, clap errors become exit 2).
 
+pub mod args;
+mod verify;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::diag::explain;
+use crate::diag::render::render_human;
+use crate::diag::{Code, Diagnostic};
+use crate::driver::{self, Options, TargetChoice};
+use crate::verify::structure;
+use args::{Cli, Command};
+
+/// Exit status: no errors.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: diagnostics with errors, or a failed `--verify-diagnostics`.
+pub const EXIT_ERRORS: u8 = 1;
+/// Exit status: usage or I/O error.
+pub const EXIT_USAGE: u8 = 2;
+
+/// The process's streams and terminal facts, injected for testing.
+pub struct Io<'a> {
+    pub stdin: &'a mut dyn Read,
+    pub stdout: &'a mut dyn Write,
+    pub stderr: &'a mut dyn Write,
+    /// Colour human diagnostics (the caller decides from `NO_COLOR` and the TTY).
+    pub color: bool,
+}
+
+impl Io<'_> {
+    // Output errors (e.g. a closed pipe) must not panic or change the exit status.
+    fn out(&mut self, s: &str) {
+        let _ = self.stdout.write_all(s.as_bytes());
+    }
+    fn err(&mut self, s: &str) {
+        let _ = self.stderr.write_all(s.as_bytes());
+    }
+}
 
 /// Runs the CLI with the process arguments; returns the exit code (0 ok, 1 errors, 2 usage/IO).
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let color = std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal();
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut stdin = stdin.lock();
+    let mut stdout = stdout.lock();
+    let mut stderr = stderr.lock();
+    let mut io = Io {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        color,
+    };
+    let code = run(std::env::args_os(), &mut io);
+    let _ = io.stdout.flush();
+    ExitCode::from(code)
+}
+
+/// Runs one command line (`args` includes the program name) and returns the exit status.
+pub fn run<I, T>(args: I, io: &mut Io<'_>) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = e.render().to_string();
+            if e.use_stderr() {
+                io.err(&text);
+                return EXIT_USAGE;
+            }
+            // --help / --version
+            io.out(&text);
+            return EXIT_OK;
+        }
+    };
+    match cli.command {
+        Command::Verify(a) => verify::run(&a, io),
+        Command::Fmt(a) => fmt_cmd(&a, io),
+        Command::Explain { code } => explain_cmd(&code, io),
+    }
+}
+
+/// `ptoc fmt`: parse errors and structural errors (undefined values, redefinitions, type
+/// mismatches: the printed text of such a module would not parse back cleanly) fail with exit 1;
+/// target rules are not run.
+fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
+    let format = args::input_format(a.input_format, &a.file);
+    let Some((name, bytes)) = read_input(&a.file, io) else {
+        return EXIT_USAGE;
+    };
+    let opts = Options {
+        target: TargetChoice::Auto,
+        split_input: a.split_input_file,
+        format,
+        parse_only: true,
+    };
+    let file = driver::check_file(&bytes, &opts);
+    let mut diags = verify::all_diagnostics(&file);
+    for chunk in &file.chunks {
+        if let (false, Some(m)) = (chunk.parse_failed(), &chunk.module) {
+            structure::check(m, &mut diags);
+        }
+    }
+    if !diags.iter().any(Diagnostic::is_error) {
+        match driver::format_file(&bytes, &opts) {
+            Ok(text) => {
+                io.out(&text);
+                return EXIT_OK;
+            }
+            // Unreachable in practice (the same parse succeeded above); report what it says.
+            Err(failed) => diags = verify::all_diagnostics(&failed),
+        }
+    }
+    let text = verify::display_text(&file, &bytes);
+    io.err(&render_human(&diags, &name, &text, io.color));
+    EXIT_ERRORS
+}
+
+fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
+    match Code::lookup(code) {
+        Some(c) => {
+            io.out(&explain::render(c));
+            EXIT_OK
+        }
+        None => {
+            let mut msg = format!(
+                "ptoc: unknown diagnostic code '{code}'\n\
+                 Codes are printed in brackets after the severity (error[E0207]) and as \"code\" \
+                 and \"name\" in --error-format json; `ptoc explain` accepts either. Known codes:\n"
+            );
+            for c in Code::ALL {
+                msg.push_str(&format!("  {}  {}\n", c.as_str(), c.name()));
+            }
+            io.err(&msg);
+            EXIT_USAGE
+        }
+    }
+}
+
+/// Reads `path` (`-` = stdin) as bytes; returns the display name and the bytes, or reports the
+/// I/O error on stderr and returns `None` (exit 2).
+fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        match io.stdin.read_to_end(&mut bytes) {
+            Ok(_) => Some(("<stdin>".to_string(), bytes)),
+            Err(e) => {
+                io.err(&format!("ptoc: cannot read standard input: {e}\n"));
+                None
+            }
+        }
+    } else {
+        let name = path.display().to_string();
+        match std::fs::read(path) {
+            Ok(b) => Some((name, b)),
+            Err(e) => {
+                io.err(&format!("ptoc: cannot read '{name}': {e}\n"));
+                None
+            }
+        }
+    }
 }

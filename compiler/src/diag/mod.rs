@@ -6,6 +6,7 @@
 //! (`render` module). Library code collects diagnostics and never prints or exits.
 
 pub mod codes;
+pub mod explain;
 pub mod render;
 
 pub use codes::Code;

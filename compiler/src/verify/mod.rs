@@ -1,6 +1,64 @@
 //! Verifier: structure first, then the rules of one target profile.
 //!
-//! (Module doc to list every check and its diagnostic once implemented.)
+//! [`verify_module`] runs [`structure::check`] on the whole module; only when it reports no
+//! error do the target rules ([`rules::check`]) run, because they read operand types through
+//! def-use links that must be sound. Both passes collect every diagnostic (they never stop at
+//! the first) and never panic on any IR. The verifier runs only on chunks that parsed without
+//! errors (D-27, the driver's job).
+//!
+//! ## Structure (`structure`, codes E01xx; syntax.md §2, D-4)
+//! Built on a petgraph def-use graph over values and ops ([`structure::DefUseGraph`]).
+//! - A use must see its definition: defined textually before, in the same or an enclosing region;
+//!   function bodies are isolated; an op's results are invisible in its own regions; values of a
+//!   region are invisible after it — `undefined-value` (E0101) `use of undefined value '%x'`,
+//!   with a label at an existing but invisible definition (after the use, or in a region that
+//!   does not enclose it).
+//! - A name defined while a value of that name is visible (per function; sibling regions may
+//!   reuse names), and two functions with one symbol — `redefinition` (E0102)
+//!   `redefinition of value '%x'` / `redefinition of symbol '@f'`, label `defined here`.
+//! - `%r#N` past the defining op's results — `result-number-out-of-range` (E0103)
+//!   `'%r' has only 2 results`, label `defined here`.
+//! - Known ops' result counts (tcvt SSA 1 / DPS 0, plt 2, vlds 1-2, vsts 0-1, others fixed) —
+//!   `result-count-mismatch` (E0104) `'pto.plt_b16' defines 2 results but 1 name was given`.
+//! - Every written operand type equals its value's defined type — `operand-type-mismatch` (E0105)
+//!   `type mismatch for '%t': defined as T, used as U` (canonical spellings), label at the
+//!   definition.
+//! - `return` operands against the enclosing function's result types, count then each type —
+//!   `return-type-mismatch` (E0106), label at the declared result type.
+//!
+//! ## Target rules (`rules`, codes x02xx tcvt, x03xx vcvt; semantics.md §3, §6, §8)
+//! `pto.tcvt`:
+//! 1. src/dst/tmp rank-2 `!pto.tile_buf`/`!pto.tile` — `tcvt-operand-not-tile` (E0203).
+//! 2. element types in semantics.md §2.1 — `unsupported-elem-type` (E0202; help `!pto.s4x2` for i4).
+//! 3. static valid dims within the shape — `tile-valid-exceeds-shape` (E0204).
+//! 4. equal logical extents of src and dst (except `subview` alloc_tiles) — `tcvt-shape-mismatch` (E0205).
+//! 5. equal static logical valid shapes — `tcvt-valid-shape-mismatch` (E0206).
+//! 6. src/dst in `loc=vec` — `tcvt-loc-not-vec` (W0206); tmp in `loc=vec` — `tcvt-tmp-not-vec` (E0209).
+//! 7. pair supported on the profile — `tcvt-pair-unsupported` (E0207, help lists the profiles
+//!    that accept it); 8-11 only for supported pairs.
+//! 8. effective rounding/saturation (§3.7) — `tcvt-rmode-forced` (W0201), `tcvt-odd-unsupported`
+//!    (W0202), `tcvt-rmode-ignored` (W0203), `tcvt-sat-off-ignored` (W0204).
+//! 9. tmp role (§3.5) — `tcvt-tmp-ignored` (W0205, cpu), `tcvt-tmp-unused` (N0201),
+//!    `tcvt-tmp-suggested` (N0202), `tcvt-tmp-too-small` (E0210), `tcvt-tmp-bound-dynamic` (N0203).
+//! 10. float→int with effective sat OFF on a2a3/a5 — `nonsat-target-defined` (N0204).
+//! 11. float→fp4 — `fp4-nan-to-zero` (N0205).
+//!
+//! `pto.vcvt`:
+//! 1. input and result are `!pto.vreg` — `vcvt-not-vreg` (E0301).
+//! 2. element types in §2.1 — `unsupported-elem-type` (E0202).
+//! 3. 2048-bit vregs, equal source/result totals — `vreg-size` (E0302).
+//! 4. mask `b{min(src bits, 32)}` — `vcvt-mask-granularity` (E0304).
+//! 5. contract row exists and the profile offers it — `vcvt-pair-unsupported` (E0303); 6-9 only
+//!    for available pairs.
+//! 6. rnd/sat/part on a pair that does not take it — `vcvt-attr-forbidden` (E0307).
+//! 7. part missing — `vcvt-part-required` (E0308); wrong family — `vcvt-part-family` (E0309).
+//! 8. rnd letter outside the pair's set — `vcvt-rnd-not-allowed` (E0310); accepted H —
+//!    `rounding-hybrid-unsupported` (N0302).
+//! 9. rnd or sat omitted where PTOAS requires it — `vcvt-attr-defaulted` (N0301).
+//!
+//! Not here: parse-time checks (syntax, types' own domains, `sat_mode`+`satmode`,
+//! `rnd`+`round_mode`, vcvt tokens, `pto.target_arch`) belong to the front end, runtime checks
+//! (E04xx) to the interpreter.
 
 pub mod error;
 pub mod rules;

@@ -1,24 +1,638 @@
-//! Structural verification: SSA def-use (petgraph), scoping, result numbers, and agreement of
-//! written operand types with definitions, function signatures and `return`.
+//! Structural verification: SSA def-use, scoping, result numbers, and agreement of written
+//! operand types with definitions, function signatures and `return` (syntax.md §2, D-4).
+//!
+//! The IR builder binds names without judging scope (see `crate::ir`), so every scoping decision
+//! is made here. The def-use relation is a petgraph [`DiGraphMap`] over values and ops
+//! ([`DefUseGraph`]); the checks walk the ops in textual order with a stack of scopes and read
+//! each op's uses from the graph's incoming edges.
+//!
+//! Scoping rules (D-4): a function body is isolated (it sees only its own arguments and the
+//! values it defines); a value is visible from its definition to the end of its region,
+//! including nested regions; an op's results are not visible inside the op's own regions. A
+//! definition of a name that is visible at that point is a redefinition; sibling regions may
+//! reuse a name (as in MLIR). The module body is one more namespace for top-level ops.
+//!
+//! Invariants: every error is collected (the walk never stops early); nothing here panics on any
+//! IR the builder can produce (all handle lookups are bounds-checked).
 
-use crate::diag::{Code, Diagnostic};
-use crate::ir::Module;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+
+use petgraph::graphmap::DiGraphMap;
+use petgraph::Direction;
+
+use crate::diag::{Code, Diagnostic, Span};
+use crate::ir::{Module, OpId, OpKind, RegionId, TcvtForm, TypeId, ValueDef, ValueId};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StructureError {
+    /// Unresolved, defined later, or defined in a region that does not enclose the use.
     #[error("use of undefined value '{name}'")]
     UndefinedValue { name: String },
+    #[error("redefinition of value '{name}'")]
+    Redefinition { name: String },
+    /// Two functions with one symbol.
+    #[error("redefinition of symbol '{sym}'")]
+    SymbolRedefinition { sym: String },
+    /// `%r#N` with `N >= count`; `name` is the group name without `#N`.
+    #[error("'{name}' has only {count} result{}", plural(*count))]
+    ResultNumberOutOfRange { name: String, count: u32 },
+    /// The names given for an op's results disagree with the results the op defines.
+    #[error("'{op}' defines {expected} result{} but {given} name{} {} given",
+        if expected == "1" { "" } else { "s" }, plural(*given), if *given == 1 { "was" } else { "were" })]
+    ResultCountMismatch {
+        op: String,
+        /// `1`, `2`, `1 or 2`.
+        expected: String,
+        given: u32,
+    },
+    #[error("type mismatch for '{name}': defined as {defined}, used as {used}")]
+    OperandTypeMismatch {
+        name: String,
+        defined: String,
+        used: String,
+    },
+    #[error("'return' has {found} operand{} but the function returns {expected} value{}",
+        plural(*found), plural(*expected))]
+    ReturnCountMismatch { found: u32, expected: u32 },
+    /// `index` is 0-based.
+    #[error("type of 'return' operand #{index} ('{name}') is {found}, but the function returns {expected}")]
+    ReturnTypeMismatch {
+        index: u32,
+        name: String,
+        found: String,
+        expected: String,
+    },
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 impl StructureError {
     pub fn code(&self) -> Code {
         match self {
             StructureError::UndefinedValue { .. } => Code::UndefinedValue,
+            StructureError::Redefinition { .. } | StructureError::SymbolRedefinition { .. } => {
+                Code::Redefinition
+            }
+            StructureError::ResultNumberOutOfRange { .. } => Code::ResultNumberOutOfRange,
+            StructureError::ResultCountMismatch { .. } => Code::ResultCountMismatch,
+            StructureError::OperandTypeMismatch { .. } => Code::OperandTypeMismatch,
+            StructureError::ReturnCountMismatch { .. }
+            | StructureError::ReturnTypeMismatch { .. } => Code::ReturnTypeMismatch,
+        }
+    }
+
+    fn at(self, span: Span) -> Diagnostic {
+        Diagnostic::new(self.code(), self, span)
+    }
+}
+
+/// A node of the def-use graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Node {
+    Value(ValueId),
+    Op(OpId),
+}
+
+/// Edge weight: for `Value -> Op`, the operand positions at which the op uses the value (one
+/// edge per pair, so a value used twice has two positions); for `Op -> Value`, the result index;
+/// for a region argument, `Op -> Value` from the op owning the region (empty positions).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Edge {
+    pub positions: Vec<u32>,
+}
+
+/// A deterministic hasher keeps graph iteration order stable across runs.
+pub type Graph = DiGraphMap<Node, Edge, BuildHasherDefault<DefaultHasher>>;
+
+/// The SSA def-use graph of a module: `op -> value` for definitions, `value -> op` for uses.
+#[derive(Debug, Default)]
+pub struct DefUseGraph {
+    pub graph: Graph,
+}
+
+impl DefUseGraph {
+    /// Builds the graph from every op, operand, result and region argument of `module`.
+    pub fn build(module: &Module) -> Self {
+        let mut graph = Graph::default();
+        for (i, op) in module.ops.iter().enumerate() {
+            let op_node = Node::Op(OpId(i as u32));
+            graph.add_node(op_node);
+            for (pos, &v) in op.operands.iter().enumerate() {
+                let vn = Node::Value(v);
+                if let Some(e) = graph.edge_weight_mut(vn, op_node) {
+                    e.positions.push(pos as u32);
+                } else {
+                    graph.add_edge(
+                        vn,
+                        op_node,
+                        Edge {
+                            positions: vec![pos as u32],
+                        },
+                    );
+                }
+            }
+            for (idx, &r) in op.results.iter().enumerate() {
+                graph.add_edge(
+                    op_node,
+                    Node::Value(r),
+                    Edge {
+                        positions: vec![idx as u32],
+                    },
+                );
+            }
+            for &region in &op.regions {
+                if let Some(rd) = module.regions.get(region.0 as usize) {
+                    for &a in &rd.args {
+                        graph.add_edge(op_node, Node::Value(a), Edge::default());
+                    }
+                }
+            }
+        }
+        DefUseGraph { graph }
+    }
+
+    /// The uses of `op` as `(operand position, value)`, sorted by position.
+    pub fn uses_of(&self, op: OpId) -> Vec<(u32, ValueId)> {
+        let node = Node::Op(op);
+        if !self.graph.contains_node(node) {
+            return Vec::new();
+        }
+        let mut out: Vec<(u32, ValueId)> = self
+            .graph
+            .edges_directed(node, Direction::Incoming)
+            .filter_map(|(from, _, e)| match from {
+                Node::Value(v) => Some(e.positions.iter().map(move |&p| (p, v))),
+                Node::Op(_) => None,
+            })
+            .flatten()
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The ops using `value`.
+    pub fn users_of(&self, value: ValueId) -> Vec<OpId> {
+        let node = Node::Value(value);
+        if !self.graph.contains_node(node) {
+            return Vec::new();
+        }
+        let mut out: Vec<OpId> = self
+            .graph
+            .neighbors_directed(node, Direction::Outgoing)
+            .filter_map(|n| match n {
+                Node::Op(o) => Some(o),
+                Node::Value(_) => None,
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Prints a type for a message, in canonical spelling.
+pub(crate) fn type_text(module: &Module, ty: TypeId) -> String {
+    if (ty.0 as usize) >= module.types.len() {
+        return "<unknown type>".to_string();
+    }
+    crate::ir::printer::print_type(&module.types, ty)
+}
+
+/// Checks the structure of `module`; appends diagnostics (every error found, in walk order).
+pub fn check(module: &Module, diags: &mut Vec<Diagnostic>) {
+    let graph = DefUseGraph::build(module);
+    let mut checker = Checker {
+        module,
+        graph: &graph,
+        diags,
+        scopes: Vec::new(),
+    };
+    checker.check_symbols();
+    if (module.body.0 as usize) < module.regions.len() {
+        checker.namespace(module.body, &[]);
+    }
+}
+
+/// One lexical scope: the values and names defined in one region so far.
+#[derive(Default)]
+struct Scope {
+    values: HashSet<ValueId>,
+    /// Name as defined (`%a`, `%r` for a group) → span of its definition.
+    names: HashMap<String, Span>,
+    /// Full value name (`%a`, `%r#1`) → value, to resolve uses bound to an invisible definition.
+    by_name: HashMap<String, ValueId>,
+}
+
+struct Checker<'a> {
+    module: &'a Module,
+    graph: &'a DefUseGraph,
+    diags: &'a mut Vec<Diagnostic>,
+    scopes: Vec<Scope>,
+}
+
+impl Checker<'_> {
+    fn value_span(&self, v: ValueId) -> Span {
+        self.module
+            .spans
+            .values
+            .get(v.0 as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn op_spans(&self, op: OpId) -> Option<&crate::ir::OpSpans> {
+        self.module.spans.ops.get(op.0 as usize)
+    }
+
+    /// Duplicate `func.func` symbols anywhere in the module.
+    fn check_symbols(&mut self) {
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (i, op) in self.module.ops.iter().enumerate() {
+            let OpKind::Func(f) = &op.kind else { continue };
+            let span = self
+                .op_spans(OpId(i as u32))
+                .map(|s| s.attrs.get("sym_name").copied().unwrap_or(s.name))
+                .unwrap_or_default();
+            if let Some(&first) = seen.get(f.sym.as_str()) {
+                let d = StructureError::SymbolRedefinition {
+                    sym: symbol_text(&f.sym),
+                }
+                .at(span)
+                .with_label(first, "defined here");
+                self.diags.push(d);
+            } else {
+                seen.insert(&f.sym, span);
+            }
+        }
+    }
+
+    /// Checks an isolated region (module body or function body) with fresh scopes.
+    fn namespace(&mut self, region: RegionId, args: &[ValueId]) {
+        let saved = std::mem::take(&mut self.scopes);
+        self.region(region, args);
+        self.scopes = saved;
+    }
+
+    /// Walks `region` in a new scope; `args` are its block arguments.
+    fn region(&mut self, region: RegionId, args: &[ValueId]) {
+        self.scopes.push(Scope::default());
+        for &a in args {
+            self.define(a, None);
+        }
+        let ops = match self.module.regions.get(region.0 as usize) {
+            Some(r) => r.ops.clone(),
+            None => Vec::new(),
+        };
+        for op in ops {
+            self.op(op);
+        }
+        self.scopes.pop();
+    }
+
+    fn op(&mut self, op: OpId) {
+        let Some(data) = self.module.ops.get(op.0 as usize) else {
+            return;
+        };
+        let resolved = self.check_uses(op);
+        self.check_operand_types(op, &resolved);
+        self.check_result_count(op);
+        if matches!(data.kind, OpKind::Return) {
+            self.check_return(op, &resolved);
+        }
+        for &r in &data.regions {
+            let args = self
+                .module
+                .regions
+                .get(r.0 as usize)
+                .map(|rd| rd.args.clone())
+                .unwrap_or_default();
+            if matches!(data.kind, OpKind::Func(_)) {
+                self.namespace(r, &args);
+            } else {
+                self.region(r, &args);
+            }
+        }
+        // Results become visible after the op (and its regions).
+        let mut first_of_group = Vec::new();
+        let mut idx = 0usize;
+        for g in &data.result_groups {
+            first_of_group.push((idx, g.name.clone()));
+            idx += g.count as usize;
+        }
+        for (i, &r) in data.results.iter().enumerate() {
+            let group_name = first_of_group
+                .iter()
+                .find(|(start, _)| *start == i)
+                .map(|(_, n)| n.clone());
+            self.define(r, Some(group_name));
+        }
+    }
+
+    fn is_visible(&self, v: ValueId) -> bool {
+        self.scopes.iter().any(|s| s.values.contains(&v))
+    }
+
+    fn visible_by_name(&self, name: &str) -> Option<ValueId> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.by_name.get(name).copied())
+    }
+
+    /// Makes `v` visible; reports a redefinition if its name is already visible. For results,
+    /// `group` is `Some(Some(name))` on the first value of a result group (the name checked for
+    /// redefinition), `Some(None)` on the other values of a group.
+    fn define(&mut self, v: ValueId, group: Option<Option<String>>) {
+        let Some(vd) = self.module.values.get(v.0 as usize) else {
+            return;
+        };
+        let span = self.value_span(v);
+        let checked_name = match group {
+            None => Some(vd.name.clone()),
+            Some(g) => g,
+        };
+        if let Some(name) = checked_name {
+            let base = base_name(&name).to_string();
+            let first = self.scopes.iter().find_map(|s| s.names.get(&base).copied());
+            if let Some(first) = first {
+                self.diags.push(
+                    StructureError::Redefinition { name: base }
+                        .at(span)
+                        .with_label(first, "defined here"),
+                );
+            } else if let Some(scope) = self.scopes.last_mut() {
+                scope.names.insert(base, span);
+            }
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.values.insert(v);
+            scope.by_name.entry(vd.name.clone()).or_insert(v);
+        }
+    }
+
+    /// Reports undefined and out-of-range uses; returns each operand resolved to a visible value
+    /// (`None` where it is undefined).
+    fn check_uses(&mut self, op: OpId) -> Vec<Option<ValueId>> {
+        let operand_count = self
+            .module
+            .ops
+            .get(op.0 as usize)
+            .map_or(0, |d| d.operands.len());
+        let mut resolved = vec![None; operand_count];
+        for (pos, v) in self.graph.uses_of(op) {
+            let use_span = self
+                .op_spans(op)
+                .and_then(|s| s.operands.get(pos as usize).copied())
+                .unwrap_or_else(|| self.value_span(v));
+            let Some(vd) = self.module.values.get(v.0 as usize) else {
+                continue;
+            };
+            let r = match &vd.def {
+                ValueDef::Unresolved => {
+                    self.diags.push(
+                        StructureError::UndefinedValue {
+                            name: vd.name.clone(),
+                        }
+                        .at(use_span),
+                    );
+                    None
+                }
+                ValueDef::BadResultNumber {
+                    op: def_op, count, ..
+                } => {
+                    let mut d = StructureError::ResultNumberOutOfRange {
+                        name: base_name(&vd.name).to_string(),
+                        count: *count,
+                    }
+                    .at(use_span);
+                    if let Some(first) = self
+                        .module
+                        .ops
+                        .get(def_op.0 as usize)
+                        .and_then(|o| o.results.first())
+                    {
+                        d = d.with_label(self.value_span(*first), "defined here");
+                    }
+                    self.diags.push(d);
+                    None
+                }
+                ValueDef::Result { .. } | ValueDef::Arg { .. } => {
+                    if self.is_visible(v) {
+                        Some(v)
+                    } else if let Some(other) = self.visible_by_name(&vd.name) {
+                        // Bound to a later or inner redefinition (already reported); the use
+                        // means the visible value of that name.
+                        Some(other)
+                    } else {
+                        let def_span = self.value_span(v);
+                        let why = if def_span.start >= use_span.start {
+                            "defined here, after its use"
+                        } else {
+                            "defined here, in a region that does not enclose this use"
+                        };
+                        self.diags.push(
+                            StructureError::UndefinedValue {
+                                name: vd.name.clone(),
+                            }
+                            .at(use_span)
+                            .with_label(def_span, why),
+                        );
+                        None
+                    }
+                }
+            };
+            if let Some(slot) = resolved.get_mut(pos as usize) {
+                *slot = r;
+            }
+        }
+        resolved
+    }
+
+    fn check_operand_types(&mut self, op: OpId, resolved: &[Option<ValueId>]) {
+        let Some(data) = self.module.ops.get(op.0 as usize) else {
+            return;
+        };
+        for (pos, written) in data.operand_types.iter().enumerate() {
+            let (Some(written), Some(Some(v))) = (written, resolved.get(pos)) else {
+                continue;
+            };
+            let Some(vd) = self.module.values.get(v.0 as usize) else {
+                continue;
+            };
+            if vd.ty == *written {
+                continue;
+            }
+            let spans = self.op_spans(op);
+            let span = spans
+                .and_then(|s| s.operand_types.get(pos).copied().flatten())
+                .or_else(|| spans.and_then(|s| s.operands.get(pos).copied()))
+                .unwrap_or_else(|| self.value_span(*v));
+            let name = data
+                .operands
+                .get(pos)
+                .and_then(|u| self.module.values.get(u.0 as usize))
+                .map_or_else(|| vd.name.clone(), |u| u.name.clone());
+            let defined = type_text(self.module, vd.ty);
+            let d = StructureError::OperandTypeMismatch {
+                name,
+                defined: defined.clone(),
+                used: type_text(self.module, *written),
+            }
+            .at(span)
+            .with_label(self.value_span(*v), format!("defined as {defined} here"));
+            self.diags.push(d);
+        }
+    }
+
+    fn check_result_count(&mut self, op: OpId) {
+        let Some(data) = self.module.ops.get(op.0 as usize) else {
+            return;
+        };
+        let given = data.results.len() as u32;
+        let allowed: Option<(u32, u32)> = match &data.kind {
+            OpKind::Tcvt(t) => Some(match t.form {
+                TcvtForm::Ssa => (1, 1),
+                TcvtForm::Dps => (0, 0),
+            }),
+            OpKind::Vcvt(_)
+            | OpKind::ArithConstant { .. }
+            | OpKind::AllocTile { .. }
+            | OpKind::DeclareTile
+            | OpKind::MakeTensorView { .. }
+            | OpKind::PartitionView { .. }
+            | OpKind::Pset { .. }
+            | OpKind::Vbr
+            | OpKind::VBinary(_) => Some((1, 1)),
+            OpKind::Plt { .. } => Some((2, 2)),
+            OpKind::Vlds => Some((1, 2)),
+            OpKind::Vsts => Some((0, 1)),
+            OpKind::Func(_)
+            | OpKind::Return
+            | OpKind::TLoad
+            | OpKind::TStore
+            | OpKind::VecScope => Some((0, 0)),
+            // A generic op's names and types are matched by the parser (function type).
+            OpKind::Generic(_) => None,
+        };
+        let Some((lo, hi)) = allowed else { return };
+        if (lo..=hi).contains(&given) {
+            return;
+        }
+        let expected = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo} or {hi}")
+        };
+        let span = data
+            .results
+            .first()
+            .map(|&r| self.value_span(r))
+            .or_else(|| self.op_spans(op).map(|s| s.name))
+            .unwrap_or_default();
+        self.diags.push(
+            StructureError::ResultCountMismatch {
+                op: self.module.op_name(op).to_string(),
+                expected,
+                given,
+            }
+            .at(span),
+        );
+    }
+
+    fn check_return(&mut self, op: OpId, resolved: &[Option<ValueId>]) {
+        let Some(data) = self.module.ops.get(op.0 as usize) else {
+            return;
+        };
+        let Some(func) = self
+            .module
+            .regions
+            .get(data.parent.0 as usize)
+            .and_then(|r| r.parent_op)
+        else {
+            return;
+        };
+        let Some(OpKind::Func(f)) = self.module.ops.get(func.0 as usize).map(|o| &o.kind) else {
+            // `return` outside a function body is a parse error.
+            return;
+        };
+        let spans = self.op_spans(op).cloned();
+        let spans = spans.as_ref();
+        let op_span = spans.map(|s| s.op).unwrap_or_default();
+        let func_result_spans: Vec<Span> = self
+            .op_spans(func)
+            .map(|s| s.result_types.clone())
+            .unwrap_or_default();
+        let func_result_span = |i: usize| func_result_spans.get(i).copied();
+        if data.operands.len() != f.result_types.len() {
+            let mut d = StructureError::ReturnCountMismatch {
+                found: data.operands.len() as u32,
+                expected: f.result_types.len() as u32,
+            }
+            .at(op_span);
+            if let Some(s) = func_result_span(0) {
+                d = d.with_label(s, "function result types declared here");
+            }
+            self.diags.push(d);
+            return;
+        }
+        for (i, (&expected, r)) in f.result_types.iter().zip(resolved).enumerate() {
+            let Some(v) = r else { continue };
+            let Some(vd) = self.module.values.get(v.0 as usize) else {
+                continue;
+            };
+            if vd.ty == expected {
+                continue;
+            }
+            let span = spans
+                .and_then(|s| s.operands.get(i).copied())
+                .unwrap_or(op_span);
+            let name = data
+                .operands
+                .get(i)
+                .and_then(|u| self.module.values.get(u.0 as usize))
+                .map_or_else(|| vd.name.clone(), |u| u.name.clone());
+            let mut d = StructureError::ReturnTypeMismatch {
+                index: i as u32,
+                name,
+                found: type_text(self.module, vd.ty),
+                expected: type_text(self.module, expected),
+            }
+            .at(span);
+            if let Some(s) = func_result_span(i) {
+                d = d.with_label(s, "function result type declared here");
+            }
+            self.diags.push(d);
         }
     }
 }
 
-/// Checks the structure of `module`; appends diagnostics.
-pub fn check(module: &Module, diags: &mut Vec<Diagnostic>) {
-    let _ = (module, diags);
+/// `%r#1` → `%r`.
+fn base_name(name: &str) -> &str {
+    match name.find('#') {
+        Some(i) => &name[..i],
+        None => name,
+    }
+}
+
+/// `@name`, quoted when the name is not a bare symbol.
+fn symbol_text(sym: &str) -> String {
+    let bare = sym
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '.'))
+        && sym
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'));
+    if bare {
+        format!("@{sym}")
+    } else {
+        format!("@{sym:?}")
+    }
 }

@@ -1,0 +1,121 @@
+//! The command-line grammar (clap derive), exactly the interface of the CLI contract:
+//! `verify`, `fmt`, `explain`. Parsing only; `cli::run` acts on the result.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::driver::TargetChoice;
+use crate::front::InputFormat;
+use crate::target::Profile;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "ptoc",
+    version,
+    about = "Front end and verifier for the PTO dialect's conversion ops (pto.tcvt, pto.vcvt)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse and verify FILE; diagnostics on stderr (human) or stdout (json).
+    Verify(VerifyArgs),
+    /// Print FILE in canonical form on stdout (chunks joined by `// -----`).
+    Fmt(FmtArgs),
+    /// Explain a diagnostic code (E0207) or name (tcvt-pair-unsupported).
+    Explain {
+        /// The code or its name.
+        code: String,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Profile to verify against; default: the module's pto.target_arch, else cpu.
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
+    /// How diagnostics are written.
+    #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
+    pub error_format: ErrorFormat,
+    /// Check MLIR-style expected-* directives instead of reporting diagnostics.
+    #[arg(long)]
+    pub verify_diagnostics: bool,
+    /// Split the input on `// -----` lines; each chunk is an independent module.
+    #[arg(long)]
+    pub split_input_file: bool,
+    /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
+    #[arg(long, value_enum)]
+    pub input_format: Option<FormatArg>,
+    /// Input file, or '-' for stdin.
+    pub file: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FmtArgs {
+    /// Split the input on `// -----` lines; chunks are printed joined by `// -----`.
+    #[arg(long)]
+    pub split_input_file: bool,
+    /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
+    #[arg(long, value_enum)]
+    pub input_format: Option<FormatArg>,
+    /// Input file, or '-' for stdin.
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    Cpu,
+    A2a3,
+    /// Alias of a2a3.
+    A2,
+    /// Alias of a2a3.
+    A3,
+    A5,
+    /// Every profile: print which accept the input.
+    All,
+}
+
+impl TargetArg {
+    pub fn choice(self) -> TargetChoice {
+        match self {
+            TargetArg::Cpu => TargetChoice::Profile(Profile::Cpu),
+            TargetArg::A2a3 | TargetArg::A2 | TargetArg::A3 => TargetChoice::Profile(Profile::A2a3),
+            TargetArg::A5 => TargetChoice::Profile(Profile::A5),
+            TargetArg::All => TargetChoice::All,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ErrorFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Pto,
+    Ptoasm,
+}
+
+impl FormatArg {
+    pub fn format(self) -> InputFormat {
+        match self {
+            FormatArg::Pto => InputFormat::Pto,
+            FormatArg::Ptoasm => InputFormat::PtoAsm,
+        }
+    }
+}
+
+/// The input format: the flag, else by extension (`.ptoasm`), else pto.
+pub fn input_format(flag: Option<FormatArg>, file: &std::path::Path) -> InputFormat {
+    match flag {
+        Some(f) => f.format(),
+        None if file.extension().is_some_and(|e| e == "ptoasm") => InputFormat::PtoAsm,
+        None => InputFormat::Pto,
+    }
+}
