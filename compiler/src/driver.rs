@@ -226,15 +226,34 @@ pub fn check_file(bytes: &[u8], opts: &Options) -> FileResult {
 }
 
 /// `ptoc fmt`: the canonical text of every chunk, joined by `// -----` lines (§7.1), or the
-/// parse result when any chunk failed to parse (its diagnostics say why). Never verifies.
+/// parse result when any chunk failed to parse or is structurally broken (see [`print_file`]).
 pub fn format_file(bytes: &[u8], opts: &Options) -> Result<String, FileResult> {
     let opts = Options {
         parse_only: true,
         ..*opts
     };
     let file = check_file(bytes, &opts);
-    if !file.file_diagnostics.is_empty() || file.chunks.iter().any(ChunkResult::parse_failed) {
-        return Err(file);
+    match print_file(&file) {
+        Ok(text) => Ok(text),
+        Err(_) => Err(file),
+    }
+}
+
+/// Prints an already parsed file in canonical form, chunks joined by `// -----`. Fails with the
+/// blocking diagnostics (file, parse and structural errors, sorted by position) when the text
+/// could not be printed so that it parses back to the same meaning: a module with undefined
+/// values, redefinitions or type mismatches is not printed. Target rules do not block.
+pub fn print_file(file: &FileResult) -> Result<String, Vec<Diagnostic>> {
+    let mut blocking: Vec<Diagnostic> = file.file_diagnostics.clone();
+    for chunk in &file.chunks {
+        blocking.extend(chunk.parse_diagnostics.iter().cloned());
+        if let (false, Some(module)) = (chunk.parse_failed(), &chunk.module) {
+            crate::verify::structure::check(module, &mut blocking);
+        }
+    }
+    if blocking.iter().any(Diagnostic::is_error) {
+        crate::diag::sort_by_position(&mut blocking);
+        return Err(blocking);
     }
     let mut out = String::new();
     for (i, chunk) in file.chunks.iter().enumerate() {

@@ -18,9 +18,8 @@ use clap::Parser;
 
 use crate::diag::explain;
 use crate::diag::render::render_human;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Code;
 use crate::driver::{self, Options, TargetChoice};
-use crate::verify::structure;
 use args::{Cli, Command};
 
 /// Exit status: no errors.
@@ -110,25 +109,17 @@ fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
         parse_only: true,
     };
     let file = driver::check_file(&bytes, &opts);
-    let mut diags = verify::all_diagnostics(&file);
-    for chunk in &file.chunks {
-        if let (false, Some(m)) = (chunk.parse_failed(), &chunk.module) {
-            structure::check(m, &mut diags);
+    match driver::print_file(&file) {
+        Ok(text) => {
+            io.out(&text);
+            EXIT_OK
+        }
+        Err(diags) => {
+            let text = verify::display_text(&file, &bytes);
+            io.err(&render_human(&diags, &name, &text, io.color));
+            EXIT_ERRORS
         }
     }
-    if !diags.iter().any(Diagnostic::is_error) {
-        match driver::format_file(&bytes, &opts) {
-            Ok(text) => {
-                io.out(&text);
-                return EXIT_OK;
-            }
-            // Unreachable in practice (the same parse succeeded above); report what it says.
-            Err(failed) => diags = verify::all_diagnostics(&failed),
-        }
-    }
-    let text = verify::display_text(&file, &bytes);
-    io.err(&render_human(&diags, &name, &text, io.color));
-    EXIT_ERRORS
 }
 
 fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {

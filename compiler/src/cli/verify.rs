@@ -45,13 +45,15 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         return if ok { EXIT_OK } else { EXIT_ERRORS };
     }
     let diags = all_diagnostics(&file);
-    emit(
-        &diags,
-        &name,
-        &display_text(&file, &bytes),
-        a.error_format,
-        io,
-    );
+    if !diags.is_empty() || a.error_format == ErrorFormat::Json {
+        emit(
+            &diags,
+            &name,
+            &display_text(&file, &bytes),
+            a.error_format,
+            io,
+        );
+    }
     if file.has_errors() {
         EXIT_ERRORS
     } else {

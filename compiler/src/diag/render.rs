@@ -143,6 +143,10 @@ fn render_with(
 
 /// Renders every diagnostic of one file, sorted by position.
 pub fn render_human(diags: &[Diagnostic], file_name: &str, text: &str, color: bool) -> String {
+    if diags.is_empty() {
+        // Building the sources indexes the whole text; a clean 32 MB file must not pay for it.
+        return String::new();
+    }
     let shown = ariadne_text(text);
     let source = Source::from(shown.as_str());
     let index = LineIndex::new(text);

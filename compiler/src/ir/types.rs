@@ -7,6 +7,7 @@
 
 use indexmap::IndexSet;
 use pto_runtime::ElemType;
+use rustc_hash::FxBuildHasher;
 
 /// Handle of an interned type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -240,7 +241,8 @@ pub enum Type {
 /// The uniquing table of a module: equal types share one [`TypeId`].
 #[derive(Debug, Default, Clone)]
 pub struct TypeTable {
-    types: IndexSet<Type>,
+    /// Fx hashing: interning runs once per written type, SipHash showed up in profiles.
+    types: IndexSet<Type, FxBuildHasher>,
 }
 
 impl TypeTable {
