@@ -22,6 +22,8 @@ mod types;
 
 use std::collections::HashMap;
 
+use rustc_hash::FxBuildHasher;
+
 use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
 use std::collections::VecDeque;
@@ -72,9 +74,9 @@ pub(crate) struct Parser<'s> {
     stmt_byte: usize,
     /// The file started with an explicit `module`.
     explicit_module: bool,
-    names: HashMap<&'s str, Binding, FxBuild>,
+    names: HashMap<&'s str, Binding, FxBuildHasher>,
     /// Types already built from the same source text (no diagnostics when first built).
-    type_cache: HashMap<&'s str, TypeId, FxBuild>,
+    type_cache: HashMap<&'s str, TypeId, FxBuildHasher>,
     any_ty: Option<TypeId>,
     depth: usize,
 }
@@ -103,8 +105,8 @@ impl<'s> Parser<'s> {
             stmt_start: 0,
             stmt_byte: base,
             explicit_module: false,
-            names: HashMap::with_capacity_and_hasher(values, FxBuild),
-            type_cache: HashMap::with_capacity_and_hasher(64, FxBuild),
+            names: HashMap::with_capacity_and_hasher(values, FxBuildHasher),
+            type_cache: HashMap::with_capacity_and_hasher(64, FxBuildHasher),
             any_ty: None,
             depth: 0,
         }
@@ -461,38 +463,6 @@ impl<'s> Parser<'s> {
 
     fn define_arg(&mut self, name: &'s str, v: ValueId) {
         self.names.insert(name, Binding::Arg(v));
-    }
-}
-
-/// A small multiplicative hasher for short keys (value names, type texts); SipHash's DoS
-/// resistance buys nothing for a compiler reading its own input.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxBuild;
-
-impl std::hash::BuildHasher for FxBuild {
-    type Hasher = FxHasher;
-    fn build_hasher(&self) -> FxHasher {
-        FxHasher(0)
-    }
-}
-
-pub(crate) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
     }
 }
 
