@@ -135,6 +135,8 @@ pub enum ParseError {
         expected: &'static str,
         found: String,
     },
+    #[error("PTO.vcvt takes at most three mode operands (rnd, sat, part) after dst, src and mask")]
+    AsmExtraOperand,
     #[error("register '{reg}' holds {held} (line {line}) but is used as {used}")]
     AsmRegisterType {
         reg: String,
@@ -202,7 +204,7 @@ impl ParseError {
             E::TooManyErrors => Code::TooManyErrors,
             E::AsmUnsupported | E::AsmFuncPlacement => Code::AsmUnsupportedInstruction,
             E::AsmMissingTypes => Code::AsmMissingTypes,
-            E::AsmMode { .. } => Code::VcvtAsmOperand,
+            E::AsmMode { .. } | E::AsmExtraOperand => Code::VcvtAsmOperand,
             E::AsmRegisterType { .. } => Code::AsmRegisterTypeConflict,
         }
     }

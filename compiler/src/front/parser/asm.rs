@@ -193,6 +193,12 @@ impl<'s> Parser<'s> {
         while modes.len() < 3 && self.eat(Tok::Comma) {
             modes.push(self.reg()?);
         }
+        if modes.len() == 3 && self.at(Tok::Comma) {
+            // A fourth positional mode: the count is wrong, not the punctuation (E0311).
+            self.bump();
+            let extra = self.span();
+            return Err(self.error_at(ParseError::AsmExtraOperand, extra));
+        }
         if !self.at(Tok::Colon) {
             if matches!(self.peek(), None | Some(Tok::Newline)) {
                 let span = first.join(self.prev_span());

@@ -285,6 +285,13 @@ impl<'s> Parser<'s> {
                     TcvtForm::Dps => n == 3,
                     TcvtForm::Ssa => n == 2,
                 };
+                // §4.4: a present `operandSegmentSizes` is checked, then dropped (D-22).
+                let t = u32::from(has_tmp);
+                let expected: &[u32] = match form {
+                    TcvtForm::Dps => &[1, t, 1],
+                    TcvtForm::Ssa => &[1, t],
+                };
+                self.check_segments(&name, &entries, expected)?;
                 let a = self.tcvt_attrs(entries, &mut parts.spans.attrs);
                 parts.attrs = a.extra;
                 OpKind::Tcvt(TcvtOp {
@@ -298,6 +305,7 @@ impl<'s> Parser<'s> {
                 if n != 2 {
                     return count_err(self, "2");
                 }
+                self.check_segments(&name, &entries, &[1, 1])?;
                 let v = self.vcvt_attrs(entries, &mut parts.spans.attrs);
                 parts.attrs = v.extra;
                 OpKind::Vcvt(VcvtOp {
@@ -423,6 +431,32 @@ impl<'s> Parser<'s> {
 }
 
 /// `array<i32: 1, 2, 2>` or `[1, 2, 2]` as segment sizes.
+impl Parser<'_> {
+    /// A written `operandSegmentSizes` must describe the operands actually given; a matching
+    /// one is dropped (syntax.md §4.4, D-22), anything else is an error at the attribute.
+    fn check_segments(&mut self, op: &str, entries: &[Entry], expected: &[u32]) -> PResult<()> {
+        let Some(e) = entries.iter().find(|e| e.key == "operandSegmentSizes") else {
+            return Ok(());
+        };
+        if segment_sizes(&e.value).as_deref() == Some(expected) {
+            return Ok(());
+        }
+        let list: Vec<String> = expected.iter().map(u32::to_string).collect();
+        let message = format!(
+            "operandSegmentSizes does not match the operands given; expected array<i32: {}>",
+            list.join(", ")
+        );
+        let span = e.key_span;
+        Err(self.error_at(
+            ParseError::GenericForm {
+                op: op.to_string(),
+                message,
+            },
+            span,
+        ))
+    }
+}
+
 fn segment_sizes(a: &Attr) -> Option<Vec<u32>> {
     match a {
         Attr::Array(items) => items
