@@ -190,7 +190,7 @@ fn target_all_summary() {
 
     let o = run_stdin(&["verify", "--target", "all", "-"], UNDEFINED.as_bytes());
     assert_eq!(o.status.code(), Some(1));
-    let line = "  error[E0101]: use of undefined value '%ghost'\n";
+    let line = "  error[E0101] <stdin>:2:16: use of undefined value '%ghost'\n";
     assert_eq!(
         out(&o),
         format!("cpu: rejected\n{line}a2a3: rejected\n{line}a5: rejected\n{line}")
@@ -330,7 +330,87 @@ fn target_all_reports_each_profile() {
     );
     assert_eq!(
         out(&o),
-        "cpu: accepted\na2a3: accepted\na5: rejected\n  error[E0207]: tcvt from i32 to f16 is not supported on a5\n"
+        "cpu: accepted\na2a3: accepted\na5: rejected\n  error[E0207] <stdin>:3:5: tcvt from i32 to f16 is not supported on a5\n"
+    );
+}
+
+#[test]
+fn target_all_json() {
+    let o = run_stdin(
+        &["verify", "--target", "all", "--error-format", "json", "-"],
+        I32_TO_F16_A5.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(err(&o), "");
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let profiles = v["profiles"].as_array().unwrap();
+    let names: Vec<&str> = profiles
+        .iter()
+        .map(|p| p["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["cpu", "a2a3", "a5"]);
+    let accepted: Vec<bool> = profiles
+        .iter()
+        .map(|p| p["accepted"].as_bool().unwrap())
+        .collect();
+    assert_eq!(accepted, [true, true, false]);
+    assert_eq!(profiles[0]["diagnostics"], serde_json::json!([]));
+    // The a5 diagnostics are exactly the objects `--target a5 --error-format json` prints.
+    let single = run_stdin(
+        &["verify", "--target", "a5", "--error-format", "json", "-"],
+        I32_TO_F16_A5.as_bytes(),
+    );
+    let single: serde_json::Value = serde_json::from_str(&out(&single)).unwrap();
+    assert_eq!(profiles[2]["diagnostics"], single["diagnostics"]);
+    let d = &profiles[2]["diagnostics"][0];
+    assert_eq!(d["code"], "E0207");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(5))
+    );
+
+    // No profile accepts a parse error: exit 1, the error under every profile.
+    let o = run_stdin(
+        &["verify", "--target", "all", "--error-format", "json", "-"],
+        UNDEFINED.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    for p in v["profiles"].as_array().unwrap() {
+        assert_eq!(p["accepted"], false);
+        assert_eq!(p["diagnostics"][0]["code"], "E0101");
+    }
+}
+
+#[test]
+fn target_all_json_with_split_input() {
+    let text = format!("{GOOD}// -----\n{I32_TO_F16_A5}");
+    let o = run_stdin(
+        &[
+            "verify",
+            "--target",
+            "all",
+            "--error-format",
+            "json",
+            "--split-input-file",
+            "-",
+        ],
+        text.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let chunks = v["chunks"].as_array().unwrap();
+    assert_eq!(chunks.len(), 2);
+    for (i, c) in chunks.iter().enumerate() {
+        assert_eq!(c["chunk"].as_u64(), Some(i as u64 + 1));
+        assert_eq!(c["profiles"].as_array().unwrap().len(), 3);
+    }
+    assert_eq!(chunks[0]["profiles"][2]["accepted"], true);
+    assert_eq!(chunks[1]["profiles"][2]["accepted"], false);
+    // Lines count in the whole file: chunk 2 starts on line 6, its tcvt is on line 8.
+    assert_eq!(
+        chunks[1]["profiles"][2]["diagnostics"][0]["line"].as_u64(),
+        Some(8)
     );
 }
 

@@ -1,10 +1,9 @@
 //! The driver pipeline end to end (syntax.md §8, D-6, D-27): split chunks keep original spans,
 //! no verification after parse errors, profile choice, `format_file`, invalid UTF-8.
-//! Parser-dependent checks are skipped (with a message) while `front::parse_module` is a stub.
 
 use ptoc::diag::Code;
 use ptoc::driver::{check_file, format_file, match_directives, Options, TargetChoice};
-use ptoc::front::{parse_module, InputFormat};
+use ptoc::front::InputFormat;
 use ptoc::target::Profile;
 
 fn opts(target: TargetChoice, split: bool) -> Options {
@@ -14,16 +13,6 @@ fn opts(target: TargetChoice, split: bool) -> Options {
         format: InputFormat::Pto,
         parse_only: false,
     }
-}
-
-fn parser_available() -> bool {
-    let ok = parse_module("module {\n}\n", 0, InputFormat::Pto)
-        .module
-        .is_some();
-    if !ok {
-        eprintln!("driver_pipeline: parser stub; parser-dependent checks skipped");
-    }
-    ok
 }
 
 const TWO_CHUNKS: &str = "\
@@ -48,9 +37,6 @@ fn chunks_keep_original_spans_and_skip_verification_after_parse_errors() {
         r.chunks[0].range.end,
         TWO_CHUNKS.find("// -----").expect("fixture")
     );
-    if !parser_available() {
-        return;
-    }
     let first = &r.chunks[0];
     assert!(!first.parse_failed(), "{:?}", first.parse_diagnostics);
     assert_eq!(first.verified.len(), 1);
@@ -70,9 +56,6 @@ fn chunks_keep_original_spans_and_skip_verification_after_parse_errors() {
 
 #[test]
 fn profile_choice() {
-    if !parser_available() {
-        return;
-    }
     let text = |arch: &str| {
         format!(
             "module attributes {{pto.target_arch = \"{arch}\"}} {{\n  func.func @f() {{\n    return\n  }}\n}}\n"
@@ -124,9 +107,6 @@ fn format_file_joins_chunks_and_refuses_parse_errors() {
         Err(f) => assert_eq!(f.file_diagnostics[0].code, Code::InvalidUtf8),
         Ok(text) => panic!("invalid UTF-8 formatted as {text:?}"),
     }
-    if !parser_available() {
-        return;
-    }
     let src = "func.func @a() {\n  return\n}\n// -----\nmodule attributes {pto.target_arch = \"a5\"} {\n}\n";
     let out = format_file(src.as_bytes(), &opts(TargetChoice::Auto, true));
     assert_eq!(
@@ -146,9 +126,6 @@ fn format_file_joins_chunks_and_refuses_parse_errors() {
 
 #[test]
 fn verify_diagnostics_end_to_end() {
-    if !parser_available() {
-        return;
-    }
     let src = "\
 func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>) {
   // expected-error@+1 {{use of undefined value '%ghost'}}

@@ -5,7 +5,8 @@
 //! machine without Python. lit's summary is printed; any failing lit test fails this test.
 //!
 //! Also checks the printer's fixed-point guarantee (syntax.md §7.5) over every positive input
-//! (`.pto`/`.ptoasm` under `tests/` and `examples/` without `expected-*` directives).
+//! (`.pto`/`.ptoasm` under `tests/` and `examples/` without `expected-*` directives); every file of
+//! `examples/` and `tests/lit/roundtrip/` must format, so a printer or parser regression there fails.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -106,9 +107,21 @@ fn fmt(file: &Path) -> (bool, String, String) {
     }
 }
 
-/// syntax.md §7.5 (D-26) on every positive input of the repository: for each file without
-/// `expected-*` directives that formats without errors, the output `p1` formats without errors and
-/// formatting it again gives `p1` byte for byte.
+/// The inputs that must format: every `.pto`/`.ptoasm` file in `examples/` and `tests/lit/roundtrip/`
+/// (their `Inputs/` hold expected outputs, not inputs).
+fn must_format(root: &Path, file: &Path) -> bool {
+    [
+        root.join("examples"),
+        root.join("tests").join("lit").join("roundtrip"),
+    ]
+    .iter()
+    .any(|dir| file.parent() == Some(dir.as_path()))
+}
+
+/// syntax.md §7.5 (D-26) on every positive input of the repository: every file of `examples/` and
+/// `tests/lit/roundtrip/` formats without errors (a failure fails the test), and for those and every
+/// other file without `expected-*` directives that formats without errors, the output `p1` formats
+/// without errors and formatting it again gives `p1` byte for byte.
 #[test]
 fn fmt_is_a_fixed_point_on_every_positive_input() {
     let root = workspace_root();
@@ -122,14 +135,26 @@ fn fmt_is_a_fixed_point_on_every_positive_input() {
     }
     let mut checked = 0;
     let mut failures = Vec::new();
+    let mut mandatory = 0;
     for (i, file) in files.iter().enumerate() {
-        let text = std::fs::read(file).unwrap_or_default();
-        if String::from_utf8_lossy(&text).contains("expected-") {
+        let required = must_format(&root, file);
+        mandatory += usize::from(required);
+        let text = match std::fs::read(file) {
+            Ok(text) => text,
+            Err(e) => {
+                failures.push(format!("{}: unreadable: {e}", file.display()));
+                continue;
+            }
+        };
+        if !required && String::from_utf8_lossy(&text).contains("expected-") {
             continue;
         }
-        let (ok, p1, _) = fmt(file);
+        let (ok, p1, err1) = fmt(file);
         if !ok {
-            continue; // not an error-free input
+            if required {
+                failures.push(format!("{}: ptoc fmt fails:\n{err1}", file.display()));
+            }
+            continue; // otherwise: not an error-free input
         }
         let tmp = scratch.join(format!("{i}.pto"));
         if let Err(e) = std::fs::write(&tmp, &p1) {
@@ -153,5 +178,10 @@ fn fmt_is_a_fixed_point_on_every_positive_input() {
         failures.len()
     );
     assert!(checked > 0, "no positive inputs found");
+    // examples/ has 6 files and tests/lit/roundtrip/ 8 at the time of writing.
+    assert!(
+        mandatory >= 10,
+        "only {mandatory} files found in examples/ and tests/lit/roundtrip/"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1,13 +1,15 @@
 //! Bounded, seeded random-input smoke test of the whole pipeline (decode, split, parse, verify,
 //! directive matching, fmt): random bytes, random token soup, and mutations (byte flips,
 //! truncations, splices, duplications) of the valid seed inputs. Asserts that nothing panics and
-//! that time grows roughly linearly with input size. Runs in a few seconds; the deeper,
+//! that time grows roughly linearly with input size, for checking and for rendering many
+//! diagnostics (human and JSON). Runs in a few seconds; the deeper,
 //! open-ended search is `ptoc-fuzz` (src/bin/ptoc-fuzz.rs).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use ptoc::diag::render::{render_human, render_json};
 use ptoc::driver::{check_file, format_file, match_directives, Options, TargetChoice};
 use ptoc::front::InputFormat;
 
@@ -331,5 +333,65 @@ fn time_grows_linearly() {
             large.len()
         );
         eprintln!("{name}: 1x {ts:?}, 8x {tl:?}");
+    }
+}
+
+/// A function whose argument `%a: i32` is used as `index` `n` times: `n` E0105 diagnostics, each
+/// with a `defined here` label on line 1.
+fn mistyped_uses(n: usize) -> Vec<u8> {
+    let mut s = String::from("func.func @f(%a: i32) {\n");
+    for _ in 0..n {
+        s.push_str("  \"x.y\"(%a) : (index) -> ()\n");
+    }
+    s.push_str("  return\n}\n");
+    s.into_bytes()
+}
+
+/// Best-of-3 wall time of rendering every diagnostic of `input` (human and JSON), after checking
+/// that it produced `n` diagnostics.
+fn render_time(input: &[u8], n: usize) -> (Duration, Duration) {
+    let opts = Options {
+        target: TargetChoice::Auto,
+        split_input: false,
+        format: InputFormat::Pto,
+        parse_only: false,
+    };
+    let file = check_file(input, &opts);
+    let diags: Vec<_> = file
+        .chunks
+        .iter()
+        .flat_map(|c| c.diagnostics())
+        .cloned()
+        .collect();
+    assert_eq!(diags.len(), n, "one diagnostic per mistyped use");
+    assert!(diags.iter().all(|d| d.code.as_str() == "E0105"));
+    let best = |f: &dyn Fn() -> usize| {
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(f());
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let human = best(&|| render_human(&diags, "f.pto", &file.text, false).len());
+    let json = best(&|| render_json(&diags, "f.pto", &file.text).len());
+    (human, json)
+}
+
+#[test]
+fn rendering_many_diagnostics_grows_linearly() {
+    let (n, big) = (2_000, 16_000);
+    let (hs, js) = render_time(&mistyped_uses(n), n);
+    let (hl, jl) = render_time(&mistyped_uses(big), big);
+    for (fmt, ts, tl) in [("human", hs, hl), ("json", js, jl)] {
+        // 8x the diagnostics; allow 3x slack over linear, plus a floor for timer noise.
+        let limit = ts * 24 + Duration::from_millis(20);
+        assert!(
+            tl <= limit,
+            "{fmt}: {n} diagnostics took {ts:?}, {big} took {tl:?} (> {limit:?}): super-linear"
+        );
+        eprintln!("{fmt} rendering: {n} diagnostics {ts:?}, {big} diagnostics {tl:?}");
     }
 }

@@ -1,10 +1,13 @@
 //! `ptoc verify`: runs the driver and reports in one of three ways: rendered diagnostics (human
-//! on stderr or JSON on stdout), the `--target all` summary on stdout, or the outcome of
-//! `--verify-diagnostics` (only failures are rendered).
+//! on stderr or JSON on stdout), the `--target all` summary on stdout (human lines, or one JSON
+//! object with `--error-format json`), or the outcome of `--verify-diagnostics` (only failures
+//! are rendered).
 
-use crate::diag::render::{render_human, render_json};
+use serde_json::{json, Value};
+
+use crate::diag::render::{diagnostic_json, render_human, render_json};
 use crate::diag::{sort_by_position, Diagnostic};
-use crate::driver::{self, ChunkResult, FileResult, Options, TargetChoice};
+use crate::driver::{self, ChunkResult, FileResult, LineIndex, Options, TargetChoice};
 use crate::target::Profile;
 
 use super::args::{self, ErrorFormat, VerifyArgs};
@@ -40,7 +43,11 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         };
     }
     if target == TargetChoice::All {
-        let (text, ok) = summary(&file, a.split_input_file);
+        let shown = display_text(&file, &bytes);
+        let (text, ok) = match a.error_format {
+            ErrorFormat::Human => summary(&file, &name, &shown, a.split_input_file),
+            ErrorFormat::Json => summary_json(&file, &name, &shown, a.split_input_file),
+        };
         io.out(&text);
         return if ok { EXIT_OK } else { EXIT_ERRORS };
     }
@@ -97,61 +104,134 @@ fn emit(diags: &[Diagnostic], name: &str, text: &str, format: ErrorFormat, io: &
     }
 }
 
-/// The `--target all` report: per chunk (headed `chunk N:` with split input), one line per
-/// profile in the order cpu, a2a3, a5, `accepted` or `rejected` followed by its errors. Parse and
-/// file errors reject every profile. Returns the text and whether every chunk is accepted by at
-/// least one profile.
-pub(super) fn summary(file: &FileResult, split: bool) -> (String, bool) {
-    let mut out = String::new();
-    let mut ok = true;
-    if file.chunks.is_empty() {
-        // Undecodable input: no chunk was parsed.
-        let errors: Vec<&Diagnostic> = file
-            .file_diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .collect();
-        for p in Profile::ALL {
-            ok &= profile_block(&mut out, p, &errors);
-        }
-        return (out, ok && errors.is_empty());
+/// One profile's outcome for one chunk: every diagnostic that applies (file-level and parse
+/// diagnostics, then that profile's verification), sorted by position.
+struct ProfileOutcome<'f> {
+    profile: Profile,
+    diagnostics: Vec<&'f Diagnostic>,
+}
+
+impl ProfileOutcome<'_> {
+    fn accepted(&self) -> bool {
+        !self.diagnostics.iter().any(|d| d.is_error())
     }
-    for (i, chunk) in file.chunks.iter().enumerate() {
+}
+
+/// The `--target all` outcome: per chunk, one entry per profile in the order cpu, a2a3, a5.
+/// Undecodable input (no chunk was parsed) counts as one chunk rejected by every profile.
+fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
+    if file.chunks.is_empty() {
+        let diagnostics: Vec<&Diagnostic> = file.file_diagnostics.iter().collect();
+        return vec![Profile::ALL
+            .into_iter()
+            .map(|profile| ProfileOutcome {
+                profile,
+                diagnostics: diagnostics.clone(),
+            })
+            .collect()];
+    }
+    file.chunks
+        .iter()
+        .map(|chunk| {
+            Profile::ALL
+                .into_iter()
+                .map(|profile| ProfileOutcome {
+                    profile,
+                    diagnostics: chunk_diagnostics(file, chunk, profile),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether every chunk is accepted by at least one profile (parse and file errors reject all).
+fn all_chunks_accepted(outcomes: &[Vec<ProfileOutcome<'_>>]) -> bool {
+    outcomes
+        .iter()
+        .all(|chunk| chunk.iter().any(ProfileOutcome::accepted))
+}
+
+/// The human `--target all` report: per chunk (headed `chunk N:` with split input), one line per
+/// profile, `accepted` or `rejected`, followed by one line per error of that profile,
+/// `  error[E0207] file:line:col: message`. Returns the text and whether every chunk is accepted
+/// by at least one profile.
+pub(super) fn summary(file: &FileResult, name: &str, text: &str, split: bool) -> (String, bool) {
+    let outcomes = outcomes(file);
+    let index = LineIndex::new(text);
+    let mut out = String::new();
+    for (i, chunk) in outcomes.iter().enumerate() {
         if split {
             out.push_str(&format!("chunk {}:\n", i + 1));
         }
-        let mut any_accepts = false;
-        for p in Profile::ALL {
-            let errors = chunk_errors(file, chunk, p);
-            any_accepts |= profile_block(&mut out, p, &errors);
+        for p in chunk {
+            let verdict = if p.accepted() { "accepted" } else { "rejected" };
+            out.push_str(&format!("{}: {verdict}\n", p.profile.as_str()));
+            for d in p.diagnostics.iter().filter(|d| d.is_error()) {
+                let (line, col) = index.line_col(text, d.span.start);
+                out.push_str(&format!(
+                    "  error[{}] {name}:{line}:{col}: {}\n",
+                    d.code.as_str(),
+                    d.message()
+                ));
+            }
         }
-        ok &= any_accepts;
     }
-    (out, ok)
+    (out, all_chunks_accepted(&outcomes))
 }
 
-/// Writes one profile's block; returns whether it accepted.
-fn profile_block(out: &mut String, p: Profile, errors: &[&Diagnostic]) -> bool {
-    let accepted = errors.is_empty();
-    out.push_str(&format!(
-        "{}: {}\n",
-        p.as_str(),
-        if accepted { "accepted" } else { "rejected" }
-    ));
-    for d in errors {
-        out.push_str(&format!("  error[{}]: {}\n", d.code.as_str(), d.message()));
-    }
-    accepted
+/// The JSON `--target all` report (one line): `{"profiles":[{"profile","accepted",
+/// "diagnostics":[...]}]}`, or with split input `{"chunks":[{"chunk":N,"profiles":[...]}]}`; the
+/// diagnostic objects are those of the normal JSON format, warnings and notes included. Returns
+/// the text and whether every chunk is accepted by at least one profile.
+pub(super) fn summary_json(
+    file: &FileResult,
+    name: &str,
+    text: &str,
+    split: bool,
+) -> (String, bool) {
+    let outcomes = outcomes(file);
+    let index = LineIndex::new(text);
+    let profiles = |chunk: &[ProfileOutcome<'_>]| -> Value {
+        Value::Array(
+            chunk
+                .iter()
+                .map(|p| {
+                    json!({
+                        "profile": p.profile.as_str(),
+                        "accepted": p.accepted(),
+                        "diagnostics": p.diagnostics.iter()
+                            .map(|d| diagnostic_json(d, name, text, &index))
+                            .collect::<Vec<_>>(),
+                    })
+                })
+                .collect(),
+        )
+    };
+    let value = if split {
+        let chunks: Vec<Value> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, chunk)| json!({ "chunk": i + 1, "profiles": profiles(chunk) }))
+            .collect();
+        json!({ "chunks": chunks })
+    } else {
+        // Without split input there is exactly one chunk.
+        let first = outcomes
+            .first()
+            .map_or(Value::Array(Vec::new()), |c| profiles(c));
+        json!({ "profiles": first })
+    };
+    (format!("{value}\n"), all_chunks_accepted(&outcomes))
 }
 
-/// The errors that reject `chunk` on `p`, by position: file-level and parse errors, else the
-/// errors of that profile's verification.
-fn chunk_errors<'f>(
+/// The diagnostics that decide `chunk` on `p`, by position: file-level and parse diagnostics,
+/// then those of that profile's verification.
+fn chunk_diagnostics<'f>(
     file: &'f FileResult,
     chunk: &'f ChunkResult,
     p: Profile,
 ) -> Vec<&'f Diagnostic> {
-    let mut errors: Vec<&Diagnostic> = file
+    let mut diags: Vec<&Diagnostic> = file
         .file_diagnostics
         .iter()
         .chain(chunk.parse_diagnostics.iter())
@@ -162,8 +242,7 @@ fn chunk_errors<'f>(
                 .filter(|r| r.profile == p)
                 .flat_map(|r| r.diagnostics.iter()),
         )
-        .filter(|d| d.is_error())
         .collect();
-    errors.sort_by_key(|d| (d.span.start, d.span.end));
-    errors
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    diags
 }

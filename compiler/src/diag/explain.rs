@@ -2,7 +2,8 @@
 //!
 //! Owns one [`Explanation`] per [`Code`]: what the rule is, a short input that triggers it, and
 //! what to do about it. The `match` in [`explanation`] is exhaustive, so a new code does not
-//! compile without its explanation; a test checks that every example is non-trivial.
+//! compile without its explanation. Every example is true: `tests/cli_explain_examples.rs` runs
+//! each through the driver and checks that it produces its code (conventions there).
 
 use super::Code;
 
@@ -60,7 +61,7 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         ResultNumberSpacing => E(
             "A result number `#N` is part of the value name and must follow it directly (D-1).",
-            "%p:2 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32\nreturn %p #1 : i32",
+            "func.func @f(%n: i32) -> i32 {\n  %p:2 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32\n  return %p #1 : i32\n}",
             "Write `%p#1` without a space.",
         ),
         UnknownOperation => E(
@@ -85,17 +86,17 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         UnknownAttribute => E(
             "A known op carries a bare (undotted) attribute key it does not define (D-20). Dotted keys such as `pto.note` are kept; a close misspelling gets a `did you mean` hint.",
-            "pto.tcvt ins(%a {rmod = #pto<round_mode ROUND>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n  pto.tcvt ins(%a {rmod = #pto<round_mode ROUND>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n  return\n}",
             "Use the op's keys: tcvt takes `rmode` and `satmode` (or `sat_mode`); vcvt takes `rnd` (or `round_mode`), `sat` and `part`.",
         ),
         InvalidType => E(
             "A type is unknown, or one of its parameters is outside its domain: a `!pto.vreg` that does not hold exactly 256 bytes or has more than one dimension, a mask granularity other than b8/b16/b32, a valid extent larger than the shape, an unsupported fractal size, an unknown `!pto.ptr` address space, a zero extent.",
-            "func.func @f(%v: !pto.vreg<64xf16>) {\n  return\n}",
-            "Fix the parameter; here `!pto.vreg<128xf16>` (128 x 16 bits = 2048 bits).",
+            "func.func @f() {\n  %m = \"test.op\"() : () -> !pto.mask<b64>\n  return\n}",
+            "Fix the parameter; here a mask granularity that exists, e.g. `!pto.mask<b32>`.",
         ),
         InvalidAttributeValue => E(
             "An attribute has a value of the wrong kind or an unknown enumerant, e.g. a round mode that is not one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT, or a mixed spelling such as `#pto.round_mode<FLOOR>` (D-19).",
-            "pto.tcvt ins(%a {rmode = #pto<round_mode HALF_UP>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode HALF_UP>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n  return\n}",
             "Use a value from the list in the message, in the spelling `#pto<round_mode X>`.",
         ),
         OpForm => E(
@@ -105,7 +106,7 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         TooManyErrors => E(
             "After 50 errors in one chunk the parser stops, to keep the report readable.",
-            "// a file with more than 50 syntax errors, e.g. 60 lines of\n%x = = =",
+            "// a file of 60 copies of the next line (each one a syntax error)\n%x = = =",
             "Fix the first errors and run again; later errors are often consequences of earlier ones.",
         ),
         UndefinedValue => E(
@@ -120,12 +121,12 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         ResultNumberOutOfRange => E(
             "`%r#N` names result N of the op that defined `%r`; that op has fewer results. Result numbers start at 0.",
-            "%p:2 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32\n%q = \"test.use\"(%p#2) : (i32) -> i32",
+            "func.func @f(%n: i32) {\n  %p:2 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32\n  %q = \"test.use\"(%p#2) : (i32) -> i32\n  return\n}",
             "Use a result number below the op's result count (`%p#0` or `%p#1` here).",
         ),
         ResultCountMismatch => E(
             "The number of result names given differs from the number of results the op defines, e.g. `pto.plt_*` defines two results (mask and remaining count), `pto.tcvt` in SSA form one, `pto.tcvt` in DPS form none.",
-            "%m = pto.plt_b16 %n : i32 -> !pto.mask<b16>, i32",
+            "func.func @f(%n: i32) {\n  %m = pto.plt_b16 %n : i32 -> !pto.mask<b16>, i32\n  return\n}",
             "Name every result: `%m, %rest = pto.plt_b16 ...` or `%p:2 = pto.plt_b16 ...`.",
         ),
         OperandTypeMismatch => E(
@@ -145,27 +146,27 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         UnsupportedElemType => E(
             "A tcvt/vcvt operand has an element type that takes part in no conversion (e.g. ui64, i4, f8E4M3FNUZ, f64). Such types still parse, and generic ops may carry them; only tcvt and vcvt reject them.",
-            "pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xi4>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 8x8xi4>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xi4>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n  return\n}",
             "Use a supported element type; 4-bit integers are spelled `!pto.s4x2` (two values per byte).",
         ),
         TcvtOperandNotTile => E(
             "The src, dst and tmp operands of `pto.tcvt` must be rank-2 `!pto.tile_buf` or `!pto.tile` values (a `!pto.tile` counts as a tile_buf with the compact form's defaults, loc vec when none is written).",
-            "%y = pto.tcvt %v : !pto.vreg<64xf32> -> !pto.tile<vec, 8x8xf16>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n  pto.tcvt ins(%v : !pto.vreg<64xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n  return\n}",
             "Convert tiles with `pto.tcvt` and vector registers with `pto.vcvt`.",
         ),
         TileValidExceedsShape => E(
             "A static valid extent of a tile is larger than the tile's shape in that dimension.",
-            "pto.tcvt ins(%a : !pto.tile<vec, 16x16xf32, valid=20x16>) outs(%b : !pto.tile<vec, 16x16xf16>)",
+            "func.func @f(%a: !pto.tile<vec, 16x16xf32, valid=20x16>, %b: !pto.tile<vec, 16x16xf16>) {\n  pto.tcvt ins(%a : !pto.tile<vec, 16x16xf32, valid=20x16>) outs(%b : !pto.tile<vec, 16x16xf16>)\n  return\n}",
             "Make the valid extents at most the shape, or use `?` for a dynamic extent.",
         ),
         TcvtShapeMismatch => E(
             "The logical extents of src and dst must be equal where both are static. Logical means the packed dimension of `x2` types (fp4x2, s4x2) counts twice, so `16x16xbf16` matches `16x8x!pto.f4E1M2x2`.",
-            "pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x32xf16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 16x16xf32>, %b: !pto.tile_buf<vec, 16x32xf16>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x32xf16>)\n  return\n}",
             "Give src and dst the same logical shape.",
         ),
         TcvtValidShapeMismatch => E(
             "The logical valid shapes of src and dst must be equal where both are static (dynamic ones are checked by the interpreter at run time).",
-            "pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32, valid=8x16>) outs(%b : !pto.tile_buf<vec, 16x16xf16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 16x16xf32, valid=8x16>, %b: !pto.tile_buf<vec, 16x16xf16>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32, valid=8x16>) outs(%b : !pto.tile_buf<vec, 16x16xf16>)\n  return\n}",
             "Use the same valid shape on both tiles.",
         ),
         TcvtPairUnsupported => E(
@@ -175,47 +176,47 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         TcvtSatAttrConflict => E(
             "Saturation may be given as `satmode` or as its older spelling `sat_mode`, not both.",
-            "pto.tcvt ins(%a {satmode = #pto<saturation_mode ON>, sat_mode = #pto<saturation_mode ON>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi16>) {\n  pto.tcvt ins(%a {satmode = #pto<saturation_mode ON>, sat_mode = #pto<saturation_mode ON>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi16>)\n  return\n}",
             "Keep one key (`satmode` is the canonical one).",
         ),
         TcvtTmpNotVec => E(
             "The tmp operand of `pto.tcvt` must be a tile in loc=vec.",
-            "pto.tcvt ins(%a, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<mat, 16x64xi32>) outs(%b : !pto.tile_buf<vec, 16x64xi16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 16x64xf32>, %t: !pto.tile_buf<mat, 16x64xi32>, %b: !pto.tile_buf<vec, 16x64xi16>) {\n  pto.tcvt ins(%a, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<mat, 16x64xi32>) outs(%b : !pto.tile_buf<vec, 16x64xi16>)\n  return\n}",
             "Allocate tmp in vec: `!pto.tile_buf<vec, ...>`.",
         ),
         TcvtTmpTooSmall => E(
             "On a2a3 the PyTorch-compatible path (f32->i16, f16->i16, f16->i8 with sat OFF and a tmp) needs a tmp of at least the bytes given by the formulas of semantics.md §3.5, computed from the dst valid shape and the src row stride. The capacity is rows x cols x element bytes of the tmp's declared shape; the message gives both numbers.",
-            "module attributes {pto.target_arch = \"a2\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 16x128xf32>, %t: !pto.tile_buf<vec, 8x64xi32>, %b: !pto.tile_buf<vec, 16x128xi16, valid=16x100>) {\n    pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec, 8x64xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=16x100>)\n    return\n  }\n}",
+            "module attributes {pto.target_arch = \"a2\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 16x128xf32, valid=16x100>, %t: !pto.tile_buf<vec, 8x64xi32>, %b: !pto.tile_buf<vec, 16x128xi16, valid=16x100>) {\n    pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32, valid=16x100>, !pto.tile_buf<vec, 8x64xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=16x100>)\n    return\n  }\n}",
             "Enlarge the tmp tile to at least the required bytes (here 7840, e.g. 16x128xi32).",
         ),
         TcvtRmodeForced => E(
             "The target fixes the rounding of this pair, so the requested mode is replaced: conversions to `!pto.hif8` always use ROUND (every profile), and f32 -> f8E4M3FN/f8E5M2 on a5 always uses RINT.",
-            "pto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8x!pto.hif8>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8x!pto.hif8>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8x!pto.hif8>)\n  return\n}",
             "Drop `rmode` or write the forced mode, so the text says what runs.",
         ),
         TcvtOddUnsupported => E(
             "ODD (round to odd) is honoured only where the target offers it: on a2a3 and a5 only for f32 -> f16; on cpu for every pair except destinations f8E4M3FN, fp4x2 and hif8. Elsewhere the pair's default mode is used.",
-            "// cpu (the default profile)\npto.tcvt ins(%a {rmode = #pto<round_mode ODD>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf8E4M3FN>)",
+            "// cpu (the default profile)\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf8E4M3FN>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode ODD>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf8E4M3FN>)\n  return\n}",
             "Use another rounding mode, or remove `rmode` to get the default.",
         ),
         TcvtRmodeIgnored => E(
             "On a2a3, i32 -> f16 goes through the dequantisation path, which always rounds RINT; an explicit different mode has no effect.",
-            "// with module attributes {pto.target_arch = \"a2\"}\npto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xi32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)",
+            "module attributes {pto.target_arch = \"a2\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 8x8xi32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n    pto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xi32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n    return\n  }\n}",
             "Remove `rmode` (or write RINT).",
         ),
         TcvtSatOffIgnored => E(
             "On a2a3 an explicit saturation OFF is honoured only for the NARROW6 pairs (f16->ui8, f16->i8, f32->i16, f16->i16, i64->i32, i32->i16) or when a tmp operand is given; otherwise, and always for i32 -> f16, the hardware path saturates (ON).",
-            "// with module attributes {pto.target_arch = \"a3\"}\npto.tcvt ins(%a {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>)",
+            "module attributes {pto.target_arch = \"a3\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi32>) {\n    pto.tcvt ins(%a {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>)\n    return\n  }\n}",
             "Remove `satmode` or write ON, or add a tmp operand where that enables the non-saturating path.",
         ),
         TcvtTmpIgnored => E(
             "The CPU simulator has no tmp overload; on cpu the tmp operand is accepted so that one kernel verifies on every profile, but it has no effect.",
-            "pto.tcvt ins(%a, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xi32>) outs(%b : !pto.tile_buf<vec, 16x64xi16>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 16x64xf32>, %t: !pto.tile_buf<vec, 16x64xi32>, %b: !pto.tile_buf<vec, 16x64xi16>) {\n  pto.tcvt ins(%a, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xi32>) outs(%b : !pto.tile_buf<vec, 16x64xi16>)\n  return\n}",
             "Nothing is required; remove tmp if the kernel only targets cpu.",
         ),
         TcvtLocNotVec => E(
             "tcvt runs on the vector pipe; a src or dst tile outside loc=vec is accepted but probably not what the kernel wants.",
-            "pto.tcvt ins(%a : !pto.tile_buf<mat, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)",
+            "func.func @f(%a: !pto.tile_buf<mat, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n  pto.tcvt ins(%a : !pto.tile_buf<mat, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n  return\n}",
             "Move the tile to vec (tload it into a vec tile first).",
         ),
         TcvtTmpUnused => E(
@@ -230,8 +231,14 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         TcvtTmpBoundDynamic => E(
             "The dst valid shape is dynamic, so the tmp capacity is checked against the worst case over all valid extents up to the shape; the interpreter re-checks with the actual extents.",
-            concat!("// with module attributes {pto.target_arch = \"a2\"}\n",
-            "pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec, 16x128xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=?x?>)"),
+            concat!(
+                "module attributes {pto.target_arch = \"a2\"} {\n",
+                "  func.func @f(%a: !pto.tile_buf<vec, 16x128xf32>, %t: !pto.tile_buf<vec, 16x128xi32>, %b: !pto.tile_buf<vec, 16x128xi16, valid=?x?>) {\n",
+                "    pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec, 16x128xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=?x?>)\n",
+                "    return\n",
+                "  }\n",
+                "}"
+            ),
             "Informational; give static valid extents for an exact check.",
         ),
         NonsatTargetDefined => E(
@@ -241,12 +248,12 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         Fp4NanToZero => E(
             "FP4 formats have no NaN encoding, so float -> fp4x2 turns NaN inputs into +0.",
-            "pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xbf16>) outs(%b : !pto.tile_buf<vec, 16x8x!pto.f4E2M1x2>)",
+            "func.func @f(%a: !pto.tile_buf<vec, 16x16xbf16>, %b: !pto.tile_buf<vec, 16x8x!pto.f4E2M1x2>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xbf16>) outs(%b : !pto.tile_buf<vec, 16x8x!pto.f4E2M1x2>)\n  return\n}",
             "Informational; filter NaNs first if they matter.",
         ),
         VcvtNotVreg => E(
             "The input and the result of `pto.vcvt` must be `!pto.vreg` values.",
-            "%r = pto.vcvt %t, %m : !pto.tile<vec, 8x8xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>",
+            "func.func @f(%t: !pto.tile_buf<vec, 8x8xf32>, %m: !pto.mask<b32>) -> !pto.vreg<128xf16> {\n  %r = pto.vcvt %t, %m {part = \"EVEN\"} : !pto.tile_buf<vec, 8x8xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>\n  return %r : !pto.vreg<128xf16>\n}",
             "Load the data into a vector register first (`pto.vlds`), or use `pto.tcvt` for tiles.",
         ),
         VregSize => E(
@@ -256,42 +263,42 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         VcvtPairUnsupported => E(
             "No vcvt contract row exists for the (src, dst) pair, or the pair is outside the a2a3 subset (semantics.md §6.3, §6.5).",
-            "%r = pto.vcvt %v, %m {part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xui16>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<128xui16> {\n  %r = pto.vcvt %v, %m {part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xui16>\n  return %r : !pto.vreg<128xui16>\n}",
             "Use a pair of the contract table (here f32 -> si16), or convert in two steps.",
         ),
         VcvtMaskGranularity => E(
             "The mask of a vcvt must have granularity b{min(bits(src), 32)}: b32 for 32/64-bit sources, b16 for 16-bit, b8 for 8-bit.",
-            "%r = pto.vcvt %v, %m {part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b16> -> !pto.vreg<128xf16>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b16>) -> !pto.vreg<128xf16> {\n  %r = pto.vcvt %v, %m {part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b16> -> !pto.vreg<128xf16>\n  return %r : !pto.vreg<128xf16>\n}",
             "Use a mask of the source granularity (`!pto.mask<b32>` here, e.g. from `pto.pset_b32`).",
         ),
         VcvtAttrBadToken => E(
             "A vcvt `rnd`, `sat` or `part` value is not a recognised token or alias, or is not a string. rnd: R A F C Z O H (or ROUND_x); sat: SAT, NOSAT (RS_ENABLE, RS_DISABLE); part: EVEN, ODD, P0..P3 (or PART_x).",
-            "%r = pto.vcvt %v, %m {sat = \"CLAMP\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xsi32>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<64xsi32> {\n  %r = pto.vcvt %v, %m {sat = \"CLAMP\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xsi32>\n  return %r : !pto.vreg<64xsi32>\n}",
             "Write one of the listed tokens as a string.",
         ),
         VcvtRndAliasConflict => E(
             "`round_mode` is an alias of `rnd`; giving both is an error.",
-            "%r = pto.vcvt %v, %m {rnd = \"R\", round_mode = \"ROUND_A\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xsi32>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<64xsi32> {\n  %r = pto.vcvt %v, %m {rnd = \"R\", round_mode = \"ROUND_A\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xsi32>\n  return %r : !pto.vreg<64xsi32>\n}",
             "Keep one (`rnd` is canonical).",
         ),
         VcvtAttrForbidden => E(
             "rnd, sat or part is given on a pair whose contract does not take it, e.g. rnd on an exact widening, sat on f16 -> si32, part on a same-width pair.",
-            "%r = pto.vcvt %v, %m {rnd = \"R\", part = \"EVEN\"} : !pto.vreg<128xf16>, !pto.mask<b16> -> !pto.vreg<64xf32>",
+            "func.func @f(%v: !pto.vreg<128xf16>, %m: !pto.mask<b16>) -> !pto.vreg<64xf32> {\n  %r = pto.vcvt %v, %m {rnd = \"R\", part = \"EVEN\"} : !pto.vreg<128xf16>, !pto.mask<b16> -> !pto.vreg<64xf32>\n  return %r : !pto.vreg<64xf32>\n}",
             "Remove the attribute the pair does not take.",
         ),
         VcvtPartRequired => E(
             "A width-changing vcvt reads or writes only part of a register, so it must say which: EVEN/ODD for a width ratio of 2, P0..P3 for 4 (fp4x2 pairs use P).",
-            "%r = pto.vcvt %v, %m {rnd = \"R\", sat = \"SAT\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<128xf16> {\n  %r = pto.vcvt %v, %m {rnd = \"R\", sat = \"SAT\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>\n  return %r : !pto.vreg<128xf16>\n}",
             "Add `part = \"EVEN\"` or `part = \"ODD\"` (or P0..P3 for a ratio of 4).",
         ),
         VcvtPartFamily => E(
             "The part is from the wrong family: EVEN/ODD apply to pairs whose widths differ by 2x, P0..P3 to 4x pairs and to the fp4x2 pairs.",
-            "%r = pto.vcvt %v, %m {rnd = \"R\", sat = \"SAT\", part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256xf8E4M3FN>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<256xf8E4M3FN> {\n  %r = pto.vcvt %v, %m {rnd = \"R\", sat = \"SAT\", part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256xf8E4M3FN>\n  return %r : !pto.vreg<256xf8E4M3FN>\n}",
             "Use a part of the pair's family (P0..P3 here).",
         ),
         VcvtRndNotAllowed => E(
             "The rnd letter is not allowed for the pair (semantics.md §6.3). H (hybrid) is allowed only for f32 -> fp8, f32 -> hif8 and f16 -> hif8.",
-            "%r = pto.vcvt %v, %m {rnd = \"F\", sat = \"SAT\", part = \"P0\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256xf8E4M3FN>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<256xf8E4M3FN> {\n  %r = pto.vcvt %v, %m {rnd = \"F\", sat = \"SAT\", part = \"P0\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256xf8E4M3FN>\n  return %r : !pto.vreg<256xf8E4M3FN>\n}",
             "Use one of the pair's letters (R, A, H or Z here).",
         ),
         VcvtAsmOperand => E(
@@ -301,21 +308,21 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         VcvtAttrDefaulted => E(
             "rnd or sat is omitted on a pair that takes it. PTOAS requires it; ptoc applies the documented default (rnd R, or A where R is not allowed; sat NOSAT).",
-            "%r = pto.vcvt %v, %m {part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<128xf16> {\n  %r = pto.vcvt %v, %m {part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>\n  return %r : !pto.vreg<128xf16>\n}",
             "Write the attributes explicitly if the file must also pass PTOAS.",
         ),
         RoundingHybridUnsupported => E(
             "H (hybrid) rounding is accepted by the verifier where the contract allows it, but its exact behaviour is defined in no source, so the interpreter cannot execute it.",
-            "%r = pto.vcvt %v, %m {rnd = \"H\", sat = \"SAT\", part = \"P0\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256x!pto.hif8>",
+            "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<256x!pto.hif8> {\n  %r = pto.vcvt %v, %m {rnd = \"H\", sat = \"SAT\", part = \"P0\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256x!pto.hif8>\n  return %r : !pto.vreg<256x!pto.hif8>\n}",
             "Informational for verification; use A to run the kernel in the interpreter.",
         ),
         RuntimeValidShape => E(
-            "At run time, the dynamic valid extents of a tcvt exceed the tile shape or differ between src and dst.",
+            "At run time, the dynamic valid extents of a tcvt exceed the tile shape or differ between src and dst. Only the interpreter reports this code, when it executes the kernel with actual extents; `ptoc verify` never does (statically it checks what it can: E0204, E0206).",
             "pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32, valid=?x?>) outs(%b : !pto.tile_buf<vec, 16x16xf16, valid=?x?>)\n// run with src valid 8x16 and dst valid 16x16",
             "Pass equal valid extents within the shape.",
         ),
         RuntimeTmpTooSmall => E(
-            "At run time, the actual valid extents need more tmp bytes than the tmp tile provides (the static check used the worst case or could not decide).",
+            "At run time, the actual valid extents need more tmp bytes than the tmp tile provides (the static check used the worst case or could not decide). Only the interpreter reports this code, when it executes the kernel; `ptoc verify` never does (statically: E0210 and note N0203).",
             "pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec, 8x64xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=?x?>)\n// run on a2a3 with dst valid 16x100",
             "Enlarge the tmp tile.",
         ),
@@ -331,7 +338,7 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         DirectiveOutsideChunk => E(
             "With --split-input-file, a directive's target line (`@+N`, `@-N`, `@above`, `@below`) must lie in the directive's own chunk.",
-            "// expected-error@+2 {{oops}}\nmodule {\n}\n// -----\nmodule {\n}",
+            "// expected-error@+4 {{oops}}\nmodule {\n}\n// -----\nmodule {\n}",
             "Move the directive next to its line, inside the same chunk.",
         ),
         AsmUnsupportedInstruction => E(

@@ -4,6 +4,14 @@
 //! with the primary span, secondary labels, notes and help) and the JSON format of the CLI
 //! contract. Both sort diagnostics by position and show every one of them.
 //!
+//! Cost: ariadne walks every source line between a report's first and last label, so a label
+//! far from the primary span (a `defined here` on line 1 of a 20k-line function) would make each
+//! report O(file) and N reports quadratic. A secondary label more than [`FAR_LINES`] lines from
+//! the primary span, or itself longer than that, is therefore rendered as a note
+//! `<label>: file:line:col`, and a primary span longer than that is underlined on its first line
+//! only; every report then touches O(`FAR_LINES`) lines. The source and line index are built
+//! once per file. JSON keeps all spans as they are.
+//!
 //! Invariants: rendering never panics, whatever the spans (they are clamped to the text and to
 //! UTF-8 character boundaries first); lines are `\n`-separated lines of the original file, the
 //! same lines `--verify-diagnostics` counts, and columns are 1-based character columns on that
@@ -72,6 +80,30 @@ pub fn render_one(d: &Diagnostic, file_name: &str, text: &str, color: bool) -> S
     render_with(d, file_name, text, &source, &index, color)
 }
 
+/// How many lines a label may lie from the primary span (or span itself) and still be drawn in
+/// the snippet; farther labels become notes (see the module doc).
+pub const FAR_LINES: usize = 20;
+
+/// Lines `[first, last]` (1-based) that `range` covers.
+fn line_extent(index: &LineIndex, range: &Range<usize>) -> (usize, usize) {
+    let first = index.line(range.start);
+    let last = index.line(range.end.saturating_sub(1).max(range.start));
+    (first, last.max(first))
+}
+
+/// `range` cut to the end of its first line when it runs over more than [`FAR_LINES`] lines.
+fn clip_long(text: &str, index: &LineIndex, range: Range<usize>) -> Range<usize> {
+    let (first, last) = line_extent(index, &range);
+    if last - first <= FAR_LINES {
+        return range;
+    }
+    let line_end = index
+        .line_range(first)
+        .map_or(range.end, |r| r.end.min(range.end));
+    let end = floor_boundary(text, line_end).max(range.start);
+    range.start..end
+}
+
 fn render_with(
     d: &Diagnostic,
     file_name: &str,
@@ -93,18 +125,30 @@ fn render_with(
     let config = Config::default()
         .with_index_type(IndexType::Byte)
         .with_color(color);
-    let primary = clamp_span(text, d.span);
+    let primary = clip_long(text, index, clamp_span(text, d.span));
+    let (p_first, p_last) = line_extent(index, &primary);
     let mut builder = Report::build(kind, (file_name, primary.clone())).with_config(config);
     // ariadne underlines only labels that carry a message, and starts a new snippet whenever a
     // label lies above the previous one; so the primary label repeats the message and all
     // labels are added in source order.
     let message = d.message();
     let mut labels: Vec<(Range<usize>, &str, Color)> = vec![(primary, &message, primary_color)];
-    labels.extend(
-        d.labels
-            .iter()
-            .map(|l| (clamp_span(text, l.span), l.message.as_str(), Color::Blue)),
-    );
+    let mut far_notes = Vec::new();
+    for l in &d.labels {
+        let range = clamp_span(text, l.span);
+        let (first, last) = line_extent(index, &range);
+        let distance = if first > p_last {
+            first - p_last
+        } else {
+            p_first.saturating_sub(last)
+        };
+        if distance > FAR_LINES || last - first > FAR_LINES {
+            let (line, col) = index.line_col(text, range.start);
+            far_notes.push(format!("{}: {file_name}:{line}:{col}", l.message));
+        } else {
+            labels.push((range, l.message.as_str(), Color::Blue));
+        }
+    }
     labels.sort_by_key(|(r, _, _)| (r.start, r.end));
     for (range, msg, c) in labels {
         let mut label = ALabel::new((file_name, range)).with_message(msg);
@@ -112,6 +156,9 @@ fn render_with(
             label = label.with_color(c);
         }
         builder.add_label(label);
+    }
+    for n in far_notes {
+        builder.add_note(n);
     }
     for n in &d.notes {
         match n.span {
@@ -232,6 +279,31 @@ mod tests {
             let _ = render_json(&[d], "f", text);
         }
         let _ = render_human(&[diag(Span::new(0, 0))], "f", "", false);
+    }
+
+    #[test]
+    fn far_labels_become_notes_near_labels_stay() {
+        let text = format!("def\n{}use\n", "x\n".repeat(FAR_LINES + 5));
+        let use_at = text.len() - 4;
+        let far = diag(Span::new(use_at, use_at + 3)).with_label(Span::new(0, 3), "defined here");
+        let out = render_human(&[far], "t.pto", &text, false);
+        let line = FAR_LINES + 7;
+        assert!(out.contains(&format!("t.pto:{line}:1")), "{out}");
+        assert!(out.contains("Note: defined here: t.pto:1:1"), "{out}");
+        assert!(!out.contains("│ def"), "{out}");
+
+        let near = diag(Span::new(4, 5)).with_label(Span::new(0, 3), "defined here");
+        let out = render_human(&[near], "t.pto", &text, false);
+        assert!(out.contains("1 │ def"), "{out}");
+        assert!(!out.contains("Note: defined here"), "{out}");
+    }
+
+    #[test]
+    fn long_primary_spans_are_underlined_on_their_first_line() {
+        let text = format!("first\n{}last\n", "x\n".repeat(FAR_LINES * 3));
+        let out = render_human(&[diag(Span::new(0, text.len()))], "t.pto", &text, false);
+        assert!(out.contains("t.pto:1:1"), "{out}");
+        assert!(!out.contains("last"), "{out}");
     }
 
     #[test]
