@@ -154,6 +154,29 @@ fn subview_alloc_tile_skips_the_shape_check() {
 }
 
 #[test]
+fn shape_mismatch_does_not_cascade_into_valid_shape_mismatch() {
+    // Default valid shapes (and explicit ones equal to the shapes) only restate the shapes.
+    let d = Tcvt::new(tb(16, 16, f32()), tb(8, 16, f16())).check(Cpu);
+    assert_eq!(names(&d), vec!["tcvt-shape-mismatch"]);
+    let d = Tcvt::new(
+        tbv(16, 16, f32(), s(16), s(16)),
+        tbv(8, 16, f16(), s(8), s(16)),
+    )
+    .check(A5);
+    assert_eq!(names(&d), vec!["tcvt-shape-mismatch"]);
+    // An explicitly narrower valid shape on either side: both rules.
+    let both = vec!["tcvt-shape-mismatch", "tcvt-valid-shape-mismatch"];
+    let d = Tcvt::new(tbv(16, 16, f32(), s(8), s(8)), tb(8, 16, f16())).check(Cpu);
+    assert_eq!(names(&d), both);
+    let d = Tcvt::new(tb(16, 16, f32()), tbv(8, 16, f16(), s(8), s(4))).check(A2a3);
+    assert_eq!(names(&d), both);
+    // Packed dst with the default valid shape is full in logical terms too.
+    let d = Tcvt::new(tb(16, 16, bf16()), tb(16, 16, ScalarType::F4E1M2x2)).check(Cpu);
+    assert!(has(&d, "tcvt-shape-mismatch"), "{:?}", names(&d));
+    assert!(!has(&d, "tcvt-valid-shape-mismatch"), "{:?}", names(&d));
+}
+
+#[test]
 fn valid_shape_mismatch() {
     let d = Tcvt::new(
         tbv(16, 128, f32(), s(16), s(100)),

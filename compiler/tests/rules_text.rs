@@ -125,3 +125,68 @@ fn alias_keys_keep_precise_spans() {
     assert_eq!(names(&d), vec!["vcvt-rnd-not-allowed"]);
     assert!(v[d[0].span.range()].starts_with("round_mode"));
 }
+
+/// Messages spell operand element types as written (syntax.md §3.7): `si16` stays `si16` and
+/// `i16` stays `i16`, in every message that names an operand's type.
+#[test]
+fn messages_keep_the_written_integer_spelling() {
+    let tile = |src: &str, dst: &str, attrs: &str| {
+        format!(
+            "func.func @f(%s: !pto.tile_buf<vec, 16x16x{src}>, %d: !pto.tile_buf<vec, 16x16x{dst}>) {{\n  pto.tcvt ins(%s {attrs}: !pto.tile_buf<vec, 16x16x{src}>) outs(%d : !pto.tile_buf<vec, 16x16x{dst}>)\n  return\n}}\n"
+        )
+    };
+    let message = |text: &str, p: Profile, name: &str| -> String {
+        let d = verify(text, p);
+        d.iter()
+            .find(|d| d.code.name() == name)
+            .map(|d| d.message())
+            .unwrap_or_else(|| panic!("no {name}: {:?}", names(&d)))
+    };
+    let off = "{satmode = #pto<saturation_mode OFF>} ";
+    for int in ["si16", "i16"] {
+        assert_eq!(
+            message(&tile("f32", int, off), Profile::A5, "nonsat-target-defined"),
+            format!(
+                "results of tcvt from f32 to {int} with satmode OFF are target-defined on hardware \
+                 for Inf, NaN and out-of-range inputs; ptoc uses the int64-then-low-bits \
+                 convention; A5 may use the PyTorch-compatible sequence for 1-D-contiguous \
+                 tiles, which ptoc does not model"
+            )
+        );
+    }
+    for int in ["si32", "i32"] {
+        let trunc = "{rmode = #pto<round_mode TRUNC>} ";
+        assert_eq!(
+            message(
+                &tile(int, "f16", trunc),
+                Profile::A2a3,
+                "tcvt-rmode-ignored"
+            ),
+            format!(
+                "rmode TRUNC has no effect on a2a3 tcvt from {int} to f16; the deq path always \
+                 rounds RINT"
+            )
+        );
+    }
+    // Pair errors and their help name the written spelling too.
+    let d = verify(&tile("si8", "f8E4M3FN", ""), Profile::A2a3);
+    let e = d
+        .iter()
+        .find(|d| d.code.name() == "tcvt-pair-unsupported")
+        .unwrap_or_else(|| panic!("{:?}", names(&d)));
+    assert_eq!(
+        e.message(),
+        "tcvt from si8 to f8E4M3FN is not supported on a2a3"
+    );
+    let help = e.help.clone().unwrap_or_default();
+    assert!(
+        help.starts_with("tcvt from si8 to f8E4M3FN is supported on "),
+        "{help}"
+    );
+    // vcvt: an si32 source keeps its spelling.
+    let v = "func.func @v(%v: !pto.vreg<64xsi32>, %m: !pto.mask<b32>) {\n  %r = pto.vcvt %v, %m {rnd = \"R\", part = \"EVEN\"} : !pto.vreg<64xsi32>, !pto.mask<b32> -> !pto.vreg<64xsi32>\n  return\n}\n";
+    assert_eq!(
+        message(v, Profile::A5, "vcvt-pair-unsupported"),
+        "pto.vcvt has no contract for si32 to si32"
+    );
+}

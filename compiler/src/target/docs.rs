@@ -2,14 +2,18 @@
 //! matrix, per-pair defaults and accepted modes, tmp rules, vcvt contract and availability) and
 //! `docs/rules/diagnostics.md` (every row of `diag::Code::ALL`).
 //!
-//! Invariant: every cell is computed from `target::{tcvt, resolve, vcvt}` (modes by running
-//! `resolve` itself), so the documents cannot drift from the checks. Output is deterministic
+//! Each profile document starts with that profile's data value (`target::profiles`), then the
+//! tables derived from it.
+//!
+//! Invariant: every cell is computed from `target::{profiles, tcvt, resolve, vcvt}` (modes by
+//! running `resolve` itself), so the documents cannot drift from the checks. Output is deterministic
 //! and ends with one `\n`; `compiler/tests/rules_docs.rs` compares it with the files on disk.
 
 use std::fmt::Write as _;
 
 use pto_runtime::ElemType;
 
+use super::profiles::{ForcedKind, OddRule, PairSet, TmpPolicy};
 use super::resolve::{resolve, tmp_role, TmpRole};
 use super::tcvt::{default_sat, mark, pair_class, pair_supported, supported_pairs, Sat, TorchPair};
 use super::vcvt::{available, PartFamily, CONTRACT};
@@ -39,12 +43,101 @@ pub fn rendered_documents() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn profile_blurb(p: Profile) -> &'static str {
-    match p {
-        Profile::Cpu => "Reference semantics of ptoc (the default profile): bit-exact and host-independent, derived from the pto-isa CPU simulator with its bugs fixed. tcvt accepts every ordered pair of element types.",
-        Profile::A2a3 => "Ascend A2/A3-class targets (`pto.target_arch = \"a2\"` or `\"a3\"`, or `--target a2a3`), as implemented by pto-isa's a2a3 TCvt.",
-        Profile::A5 => "Ascend A5 (`pto.target_arch = \"a5\"`, or `--target a5`), as implemented by pto-isa's a5 TCvt and the PTOAS vcvt contract.",
+/// The profile's data value (`target::profiles`), one row per field.
+fn profile_data(o: &mut String, profile: Profile) {
+    let r = profile.rules();
+    o.push_str(
+        "## Profile data
+
+",
+    );
+    let _ = writeln!(
+        o,
+        "The rules of this profile as stored in `target::profiles::{}`; every table below is computed from them.\n",
+        r.name.to_uppercase()
+    );
+    o.push_str("| field | value |\n|---|---|\n");
+    let tcvt = match r.tcvt_pairs {
+        PairSet::Pairs(ps) => format!("{} listed pairs (matrix below)", ps.len()),
+        other => other.describe(),
+    };
+    let _ = writeln!(o, "| `tcvt_pairs` | {tcvt} |");
+    let forced: Vec<String> = r
+        .forced_modes
+        .iter()
+        .map(|f| {
+            format!(
+                "{}: {} ({}{})",
+                f.pairs.describe(),
+                f.mode.as_str(),
+                match f.kind {
+                    ForcedKind::Forced => "others replaced, `tcvt-rmode-forced`",
+                    ForcedKind::Ignored => "others ignored, `tcvt-rmode-ignored`",
+                },
+                if f.silent_on_exact {
+                    "; silent on exact pairs"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    let _ = writeln!(o, "| `forced_modes` | {} |", forced.join("; "));
+    let odd = match r.odd_ok {
+        OddRule::Only(ps) => format!("only {}", PairSet::Pairs(ps).describe()),
+        OddRule::ExceptInto(ds) => format!(
+            "every pair except into {} (exact pairs always)",
+            ds.iter()
+                .map(|d| d.ir_name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let _ = writeln!(o, "| `odd_ok` | {odd} |");
+    let _ = writeln!(
+        o,
+        "| `sat_default` | NARROW6 pairs {}, other pairs {} |",
+        r.sat_default.narrow6.as_str(),
+        r.sat_default.other.as_str()
+    );
+    let p = r.sat_off_policy;
+    let mut off = Vec::new();
+    if !p.always_on.is_empty() {
+        off.push(format!(
+            "ignored on {} (always saturates)",
+            PairSet::Pairs(p.always_on).describe()
+        ));
     }
+    if p.needs_tmp_outside_narrow6 {
+        off.push("outside NARROW6 honoured only with a tmp operand".to_string());
+    }
+    if off.is_empty() {
+        off.push("honoured on every pair".to_string());
+    }
+    let _ = writeln!(o, "| `sat_off_policy` | {} |", off.join("; "));
+    let tmp = match r.tmp_policy {
+        TmpPolicy::Ignored => "ignored (`tcvt-tmp-ignored`)".to_string(),
+        TmpPolicy::Unused => "unused (`tcvt-tmp-unused`)".to_string(),
+        TmpPolicy::TorchPath { pairs } => format!(
+            "PyTorch-compatible path on {} with sat OFF, else unused",
+            PairSet::Pairs(pairs).describe()
+        ),
+    };
+    let _ = writeln!(o, "| `tmp_policy` | {tmp} |");
+    let _ = writeln!(
+        o,
+        "| `nonsat` | path {}; {} |",
+        r.nonsat.path.as_str(),
+        match r.nonsat.note_extra {
+            Some(_) => "float→int with sat OFF gets `nonsat-target-defined`",
+            None => "no note (exact reference semantics)",
+        }
+    );
+    let vcvt = match r.vcvt_pairs {
+        PairSet::Pairs(ps) => format!("{} listed contract rows (table below)", ps.len()),
+        other => format!("{} of the contract", other.describe()),
+    };
+    let _ = writeln!(o, "| `vcvt_pairs` | {vcvt} |\n");
 }
 
 /// The per-profile rules document.
@@ -52,7 +145,8 @@ pub fn render_rules_markdown(profile: Profile) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# `{profile}` profile: tcvt and vcvt rules\n");
     o.push_str(HEADER);
-    let _ = writeln!(o, "\n{}\n", profile_blurb(profile));
+    let _ = writeln!(o, "\n{}\n", profile.rules().blurb);
+    profile_data(&mut o, profile);
     tcvt_matrix(&mut o, profile);
     tcvt_pairs(&mut o, profile);
     tmp_rules(&mut o, profile);
@@ -163,15 +257,31 @@ fn tcvt_pairs(o: &mut String, profile: Profile) {
 fn tmp_rules(o: &mut String, profile: Profile) {
     o.push_str("## tcvt: the tmp operand\n\n");
     o.push_str("A tmp operand must be a `loc=vec` tile (`tcvt-tmp-not-vec`). Its capacity is rows × cols × byte width of its declared dtype.\n\n");
-    match profile {
-        Profile::Cpu => o.push_str(
-            "On cpu the tmp operand is accepted and ignored (`tcvt-tmp-ignored`, warning).\n\n",
-        ),
-        Profile::A5 => o.push_str(
-            "On a5 the tmp operand is accepted and unused (`tcvt-tmp-unused`, note).\n\n",
-        ),
-        Profile::A2a3 => {
-            o.push_str("On a2a3 the PyTorch-compatible path is taken iff tmp is present, the effective sat is OFF and the pair is one of f32→i16, f16→i16, f16→i8 (TORCH3). Then the tmp must hold the required bytes (`tcvt-tmp-too-small`); otherwise tmp is unused (`tcvt-tmp-unused`), except that it makes an explicit sat OFF take effect on pairs outside NARROW6. A TORCH3 pair with sat OFF and no tmp uses the native path (`tcvt-tmp-suggested`).\n\n");
+    match profile.rules().tmp_policy {
+        TmpPolicy::Ignored => {
+            let _ = writeln!(
+                o,
+                "On {profile} the tmp operand is accepted and ignored (`tcvt-tmp-ignored`, warning).\n"
+            );
+        }
+        TmpPolicy::Unused => {
+            let _ = writeln!(
+                o,
+                "On {profile} the tmp operand is accepted and unused (`tcvt-tmp-unused`, note).\n"
+            );
+        }
+        TmpPolicy::TorchPath { pairs } => {
+            let list: Vec<String> = pairs
+                .iter()
+                .map(|(s, d)| format!("{}→{}", s.ir_name(), d.ir_name()))
+                .collect();
+            let list = match list.as_slice() {
+                [init @ .., last] if !init.is_empty() => {
+                    format!("one of {}, {last}", init.join(", "))
+                }
+                _ => list.join(""),
+            };
+            let _ = writeln!(o, "On {profile} the PyTorch-compatible path is taken iff tmp is present, the effective sat is OFF and the pair is {list} (TORCH3). Then the tmp must hold the required bytes (`tcvt-tmp-too-small`); otherwise tmp is unused (`tcvt-tmp-unused`), except that it makes an explicit sat OFF take effect on pairs outside NARROW6. A TORCH3 pair with sat OFF and no tmp uses the native path (`tcvt-tmp-suggested`).\n");
             o.push_str("R, C = dst valid rows, cols; SS = declared src cols. If R or C is 0 nothing is needed. With a dynamic dst valid shape the maximum over all R ≤ rows, C ≤ cols is required (`tcvt-tmp-bound-dynamic`).\n\n");
             o.push_str("```\nf32→i16:  head = 4·64·min(⌊C/64⌋, 255)\n          tail = (C mod 64 == 0) ? 0 : 32·((min(R,255) − 1)·(SS/8) + ⌈(C mod 64)/8⌉)\n          need = max(head, tail)\nf16→i16:  H = min(C, 64);  need = 32·⌈H/8⌉\nf16→i8:   H = min(C, 64);  need = max(32·⌈H/8⌉, 128 + 32·⌈H/16⌉)\n```\n\n");
             let ex = super::tcvt::tmp_required_bytes(TorchPair::F32ToI16, 16, 100, 128);
@@ -265,5 +375,10 @@ mod tests {
         assert!(a[2].1.contains("## tcvt: supported pairs (45)"));
         assert!(a[1].1.contains("## vcvt: contract (21 of 52 pairs)"));
         assert!(a[1].1.contains("needs 7840 bytes"));
+        // Each profile document shows its data value.
+        assert!(a[0].1.contains("| `tcvt_pairs` | every pair |"));
+        assert!(a[1].1.contains("| `odd_ok` | only f32→f16 |"));
+        assert!(a[1].1.contains("i32→f16: RINT (others ignored"));
+        assert!(a[2].1.contains("f32→f8E4M3FN, f32→f8E5M2: RINT"));
     }
 }

@@ -1,16 +1,23 @@
 //! Target profiles (semantics.md §1) and their rule tables, as data.
 //!
-//! - `tcvt`: the §3.1 pair matrix per profile (with the "c" marks), pair classes, NARROW6 and
-//!   TORCH3, per-pair default rounding, ODD legality, saturation defaults, tmp capacity formulas;
+//! - `profiles`: one `ProfileRules` value per profile (`CPU`, `A2A3`, `A5`, via
+//!   [`Profile::rules`]): tcvt pair list and "c" marks, forced rounding modes, ODD legality,
+//!   saturation defaults, the explicit-sat-OFF and tmp policies, the float→int path and note, the
+//!   vcvt pair subset. The only place where profiles differ;
+//! - `tcvt`: profile-independent tcvt facts (pair classes, NARROW6 and TORCH3, per-pair default
+//!   rounding, tmp capacity formulas) and lookups into the profile data;
 //! - `resolve`: the §3.7 `resolve` function (effective mode, sat, float→int path and the
-//!   diagnostics it implies) and the tmp role, shared by the verifier and the interpreter;
-//! - `vcvt`: the §6.3 contract (52 pairs) and §6.5 availability;
-//! - `docs`: the markdown under `docs/rules/`, generated from the tables above.
+//!   diagnostics it implies) and the tmp role, a generic interpreter of the profile data shared
+//!   by the verifier and the interpreter;
+//! - `vcvt`: the §6.3 contract (52 pairs) and its attribute defaults;
+//! - `docs`: the markdown under `docs/rules/`, generated from the data above.
 //!
 //! Invariant: the tables are pure functions of profile and `pto_runtime::ElemType` (modes are
-//! the enums of `ir::attrs`); nothing here reads a `Module`.
+//! the enums of `ir::attrs`); nothing here reads a `Module`; rule code never matches on a
+//! `Profile` except to pick its `ProfileRules`.
 
 pub mod docs;
+pub mod profiles;
 pub mod resolve;
 pub mod tcvt;
 pub mod vcvt;

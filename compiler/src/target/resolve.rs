@@ -8,10 +8,8 @@
 
 use pto_runtime::ElemType;
 
-use super::tcvt::{
-    default_mode, default_sat, is_a5_forced_rint, is_deq, is_narrow6, is_torch3, odd_ok,
-    pair_class, Sat, TorchPair,
-};
+use super::profiles::{ForcedKind, TmpPolicy};
+use super::tcvt::{default_mode, default_sat, is_narrow6, odd_ok, pair_class, Sat, TorchPair};
 use super::Profile;
 use crate::ir::RoundMode;
 
@@ -70,9 +68,13 @@ pub struct Resolved {
     pub diags: Vec<ResolveDiag>,
 }
 
-/// §3.7 `resolve`, with the refinement of §3.3 that pairs where the mode has no numeric effect
-/// (FF↑, II, exact IF) accept every mode silently on cpu: see `odd_ok` and the hif8 branch. `rmode_attr`/`sat_attr` are the attributes as written (`None` =
-/// absent); `has_tmp` whether a tmp operand is present.
+/// §3.7 `resolve`, interpreting the profile's data (`target::profiles`): the first
+/// [`ForcedMode`](super::profiles::ForcedMode) covering the pair fixes the mode (exact pairs
+/// accept every mode silently where the rule says so, §3.3); otherwise ODD is checked against
+/// the profile's ODD rule and NONE selects the per-pair default. An explicit sat OFF follows the
+/// profile's [`SatOffPolicy`](super::profiles::SatOffPolicy); the path is the profile's nonsat
+/// path unless its tmp policy selects TORCH. `rmode_attr`/`sat_attr` are the attributes as
+/// written (`None` = absent); `has_tmp` whether a tmp operand is present.
 pub fn resolve(
     profile: Profile,
     src: ElemType,
@@ -81,35 +83,29 @@ pub fn resolve(
     sat_attr: Option<Sat>,
     has_tmp: bool,
 ) -> Resolved {
+    let rules = profile.rules();
     let mut diags = Vec::new();
     let mut req = match rmode_attr.unwrap_or(RoundMode::Rint) {
         RoundMode::CastRint => RoundMode::Rint,
         m => m,
     };
     let explicit = rmode_attr.is_some() && req != RoundMode::None;
-    let mode = if dst == ElemType::Hif8 {
-        // §3.3: where the mode has no numeric effect (exact pairs such as fp4→hif8, cpu only)
-        // every mode is accepted silently.
-        if explicit && req != RoundMode::Round && !pair_class(src, dst).mode_insensitive() {
-            diags.push(ResolveDiag::RmodeForced {
-                requested: req,
-                forced: RoundMode::Round,
+    let forced = rules
+        .forced_modes
+        .iter()
+        .find(|f| f.pairs.contains(src, dst));
+    let mode = if let Some(f) = forced {
+        let silent = f.silent_on_exact && pair_class(src, dst).mode_insensitive();
+        if explicit && req != f.mode && !silent {
+            diags.push(match f.kind {
+                ForcedKind::Forced => ResolveDiag::RmodeForced {
+                    requested: req,
+                    forced: f.mode,
+                },
+                ForcedKind::Ignored => ResolveDiag::RmodeIgnored { requested: req },
             });
         }
-        RoundMode::Round
-    } else if is_a5_forced_rint(profile, src, dst) {
-        if explicit && req != RoundMode::Rint {
-            diags.push(ResolveDiag::RmodeForced {
-                requested: req,
-                forced: RoundMode::Rint,
-            });
-        }
-        RoundMode::Rint
-    } else if is_deq(profile, src, dst) {
-        if explicit && req != RoundMode::Rint {
-            diags.push(ResolveDiag::RmodeIgnored { requested: req });
-        }
-        RoundMode::Rint
+        f.mode
     } else {
         if req == RoundMode::Odd && !odd_ok(profile, src, dst) {
             diags.push(ResolveDiag::OddUnsupported {
@@ -125,10 +121,11 @@ pub fn resolve(
     };
 
     let mut sat = sat_attr.unwrap_or(default_sat(profile, src, dst));
-    if profile == Profile::A2a3 && sat == Sat::Off && sat_attr.is_some() {
-        let reason = if is_deq(profile, src, dst) {
+    if sat_attr == Some(Sat::Off) {
+        let policy = rules.sat_off_policy;
+        let reason = if policy.always_on.contains(&(src, dst)) {
             Some(SatOffReason::Deq)
-        } else if !is_narrow6(src, dst) && !has_tmp {
+        } else if policy.needs_tmp_outside_narrow6 && !is_narrow6(src, dst) && !has_tmp {
             Some(SatOffReason::NoTmp)
         } else {
             None
@@ -139,10 +136,13 @@ pub fn resolve(
         }
     }
 
-    let path = match profile {
-        Profile::Cpu => CvtPath::X86,
-        Profile::A2a3 if has_tmp && sat == Sat::Off && is_torch3(src, dst) => CvtPath::Torch,
-        _ => CvtPath::Native,
+    let path = match rules.tmp_policy {
+        TmpPolicy::TorchPath { pairs }
+            if has_tmp && sat == Sat::Off && pairs.contains(&(src, dst)) =>
+        {
+            CvtPath::Torch
+        }
+        _ => rules.nonsat.path,
     };
     Resolved {
         mode,
@@ -168,7 +168,8 @@ pub enum TmpRole {
     Suggested,
 }
 
-/// The role of the tmp operand given the resolution `r` of the same op.
+/// The role of the tmp operand given the resolution `r` of the same op, interpreting the
+/// profile's [`TmpPolicy`].
 pub fn tmp_role(
     profile: Profile,
     src: ElemType,
@@ -177,20 +178,28 @@ pub fn tmp_role(
     sat_attr: Option<Sat>,
     has_tmp: bool,
 ) -> TmpRole {
-    match profile {
-        Profile::Cpu if has_tmp => TmpRole::IgnoredOnCpu,
-        Profile::A5 if has_tmp => TmpRole::Unused {
-            forwards_sat: false,
-        },
-        Profile::A2a3 if has_tmp => match (r.path, TorchPair::of(src, dst)) {
+    let rules = profile.rules();
+    let torch_pair = match rules.tmp_policy {
+        TmpPolicy::TorchPath { pairs } if pairs.contains(&(src, dst)) => TorchPair::of(src, dst),
+        _ => None,
+    };
+    match (rules.tmp_policy, has_tmp) {
+        (TmpPolicy::Ignored, true) => TmpRole::IgnoredOnCpu,
+        (_, true) => match (r.path, torch_pair) {
             (CvtPath::Torch, Some(p)) => TmpRole::TorchScratch(p),
+            // The tmp still makes an explicit sat OFF take effect where OFF needs it.
             _ => TmpRole::Unused {
-                forwards_sat: sat_attr == Some(Sat::Off)
+                forwards_sat: rules.sat_off_policy.needs_tmp_outside_narrow6
+                    && sat_attr == Some(Sat::Off)
                     && r.sat == Sat::Off
                     && !is_narrow6(src, dst),
             },
         },
-        Profile::A2a3 if r.sat == Sat::Off && is_torch3(src, dst) => TmpRole::Suggested,
+        (TmpPolicy::TorchPath { pairs }, false)
+            if r.sat == Sat::Off && pairs.contains(&(src, dst)) =>
+        {
+            TmpRole::Suggested
+        }
         _ => TmpRole::Absent,
     }
 }

@@ -1,10 +1,11 @@
-//! `pto.tcvt` rule tables as data (semantics.md §3.1-3.5): the per-profile pair matrix with its
-//! "c" marks, pair classes, NARROW6/TORCH3, per-pair default rounding, ODD legality, saturation
-//! defaults and the a2a3 tmp capacity formulas.
+//! `pto.tcvt` facts that do not depend on the profile (semantics.md §3.1-3.5): pair classes,
+//! NARROW6/TORCH3, per-pair default rounding and the a2a3 tmp capacity formulas; plus lookups
+//! (`pair_supported`, `mark`, `odd_ok`, `default_sat`) that read the per-profile data of
+//! `target::profiles`.
 //!
 //! Invariants: everything here is a pure function of (profile, element types, numbers); nothing
-//! reads IR. The verifier, the docs generator and the interpreter share these tables, so each
-//! rule lives in exactly one place. Arithmetic on user extents is done in `u128` with saturating
+//! reads IR and nothing matches on a profile. The verifier, the docs generator and the
+//! interpreter share these tables, so each rule lives in exactly one place. Arithmetic on user extents is done in `u128` with saturating
 //! operations, so no input can overflow or panic.
 
 use pto_runtime::ElemType;
@@ -44,95 +45,19 @@ use ElemType::{
     F8E5M2 as E5M2, I16, I32, I64, I8, U16, U32, U8,
 };
 
-/// The non-empty cells of the §3.1 matrix: (src, dst, marks) with marks "25", "2", "5" or "c".
-pub const MATRIX: &[(ElemType, ElemType, &str)] = &[
-    // f32 row
-    (F32, F32, "25"),
-    (F32, F16, "25"),
-    (F32, BF16, "25"),
-    (F32, E4M3, "5"),
-    (F32, E5M2, "5"),
-    (F32, Hif8, "5"),
-    (F32, E2M1, "c"),
-    (F32, E1M2, "c"),
-    (F32, U8, "c"),
-    (F32, I16, "25"),
-    (F32, U16, "c"),
-    (F32, I32, "25"),
-    (F32, I64, "25"),
-    (F32, S4x2, "c"),
-    // f16 row
-    (F16, F32, "25"),
-    (F16, Hif8, "5"),
-    (F16, I8, "25"),
-    (F16, U8, "25"),
-    (F16, I16, "25"),
-    (F16, I32, "25"),
-    (F16, S4x2, "2"),
-    // bf16 row
-    (BF16, F32, "25"),
-    (BF16, F16, "5"),
-    (BF16, E2M1, "5"),
-    (BF16, E1M2, "5"),
-    (BF16, I32, "25"),
-    // fp8 / hif8 rows
-    (E4M3, F32, "5"),
-    (E5M2, F32, "5"),
-    (Hif8, F32, "5"),
-    // fp4 rows
-    (E2M1, F32, "c"),
-    (E2M1, BF16, "5"),
-    (E1M2, F32, "c"),
-    (E1M2, BF16, "5"),
-    // integer rows
-    (I8, F32, "c"),
-    (I8, F16, "25"),
-    (I8, I16, "5"),
-    (I8, I32, "5"),
-    (U8, F16, "25"),
-    (U8, U16, "5"),
-    (I16, F32, "25"),
-    (I16, F16, "25"),
-    (I16, U8, "5"),
-    (I16, I32, "5"),
-    (I16, U32, "5"),
-    (U16, F32, "c"),
-    (U16, I32, "c"),
-    (I32, F32, "25"),
-    (I32, F16, "2"),
-    (I32, U8, "5"),
-    (I32, I16, "25"),
-    (I32, U16, "5"),
-    (I32, I64, "25"),
-    (U32, U8, "5"),
-    (U32, I16, "5"),
-    (U32, U16, "5"),
-    (I64, F32, "25"),
-    (I64, I32, "25"),
-    (S4x2, F32, "c"),
-    (S4x2, F16, "2"),
-];
-
-/// The marks of the (src, dst) cell; all false for an empty cell.
+/// The marks of the (src, dst) cell of the §3.1 matrix, read from the profile values
+/// (`target::profiles`); all false for an empty cell.
 pub fn mark(src: ElemType, dst: ElemType) -> PairMark {
-    MATRIX
-        .iter()
-        .find(|(s, d, _)| *s == src && *d == dst)
-        .map(|(_, _, m)| PairMark {
-            a2a3: m.contains('2'),
-            a5: m.contains('5'),
-            cpu_test: m.contains('c'),
-        })
-        .unwrap_or_default()
+    PairMark {
+        a2a3: Profile::A2a3.rules().tcvt_pairs.contains(src, dst),
+        a5: Profile::A5.rules().tcvt_pairs.contains(src, dst),
+        cpu_test: Profile::Cpu.rules().tcvt_cpu_tested.contains(&(src, dst)),
+    }
 }
 
 /// Whether `profile` accepts tcvt from `src` to `dst` (cpu: every ordered pair, DECISION).
 pub fn pair_supported(profile: Profile, src: ElemType, dst: ElemType) -> bool {
-    match profile {
-        Profile::Cpu => true,
-        Profile::A2a3 => mark(src, dst).a2a3,
-        Profile::A5 => mark(src, dst).a5,
-    }
+    profile.rules().tcvt_pairs.contains(src, dst)
 }
 
 /// The profiles accepting the pair, in the order cpu, a2a3, a5.
@@ -300,16 +225,6 @@ pub fn is_torch3(src: ElemType, dst: ElemType) -> bool {
     TORCH3.contains(&(src, dst))
 }
 
-/// The a2a3 i32→f16 "deq" path (§4.8): always RINT, always saturating.
-pub fn is_deq(profile: Profile, src: ElemType, dst: ElemType) -> bool {
-    profile == Profile::A2a3 && src == I32 && dst == F16
-}
-
-/// a5 forces RINT on f32→fp8 (§3.3, FACT [A5]).
-pub fn is_a5_forced_rint(profile: Profile, src: ElemType, dst: ElemType) -> bool {
-    profile == Profile::A5 && src == F32 && matches!(dst, E4M3 | E5M2)
-}
-
 /// The per-pair default that NONE selects (§3.2): TRUNC for FI, ROUND into hif8, else RINT.
 pub fn default_mode(src: ElemType, dst: ElemType) -> RoundMode {
     if pair_class(src, dst) == PairClass::FloatToInt {
@@ -321,25 +236,23 @@ pub fn default_mode(src: ElemType, dst: ElemType) -> RoundMode {
     }
 }
 
-/// Whether ODD is honoured for the pair on the profile (§3.3, §3.7 `odd_ok`).
-/// a2a3/a5: only f32→f16. cpu: every pair except destinations without a usable odd neighbour
-/// at the top of their range (E4M3FN, fp4, hif8); pairs where the mode has no numeric effect
-/// (FF↑, II, exact IF) accept every mode silently on cpu (§3.3).
+/// Whether ODD is honoured for the pair on the profile (§3.3, §3.7 `odd_ok`): the profile's
+/// [`OddRule`](super::profiles::OddRule).
 pub fn odd_ok(profile: Profile, src: ElemType, dst: ElemType) -> bool {
-    match profile {
-        Profile::A2a3 | Profile::A5 => src == F32 && dst == F16,
-        Profile::Cpu => {
-            pair_class(src, dst).mode_insensitive() || !matches!(dst, E4M3 | E2M1 | E1M2 | Hif8)
-        }
-    }
+    profile
+        .rules()
+        .odd_ok
+        .allows(src, dst, pair_class(src, dst))
 }
 
-/// The saturation used when `satmode` is omitted (§3.4).
+/// The saturation used when `satmode` is omitted (§3.4): the profile's
+/// [`SatDefaultRule`](super::profiles::SatDefaultRule).
 pub fn default_sat(profile: Profile, src: ElemType, dst: ElemType) -> Sat {
-    match profile {
-        Profile::Cpu => Sat::Off,
-        Profile::A2a3 | Profile::A5 if is_narrow6(src, dst) => Sat::Off,
-        Profile::A2a3 | Profile::A5 => Sat::On,
+    let rule = profile.rules().sat_default;
+    if is_narrow6(src, dst) {
+        rule.narrow6
+    } else {
+        rule.other
     }
 }
 
@@ -441,13 +354,6 @@ mod tests {
         assert_eq!(supported_pairs(Profile::A2a3).len(), 25);
         assert_eq!(supported_pairs(Profile::A5).len(), 45);
         assert_eq!(supported_pairs(Profile::Cpu).len(), 256);
-        // Every marked cell is unique.
-        for (i, (s, d, _)) in MATRIX.iter().enumerate() {
-            assert!(
-                MATRIX[i + 1..].iter().all(|(s2, d2, _)| (s2, d2) != (s, d)),
-                "{s}->{d}"
-            );
-        }
     }
 
     #[test]
@@ -475,8 +381,7 @@ mod tests {
             profiles_supporting(F32, Hif8),
             vec![Profile::Cpu, Profile::A5]
         );
-        let cpu_tests = MATRIX.iter().filter(|(_, _, m)| m.contains('c')).count();
-        assert_eq!(cpu_tests, 11);
+        assert_eq!(Profile::Cpu.rules().tcvt_cpu_tested.len(), 11);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The `pto.vcvt` contract (semantics.md §6.3-6.5) as data: one row per (src, dst) pair with
-//! lane counts, mask granularity, allowed rnd letters, sat, part family and a2a3 availability,
-//! plus the attribute defaults of §6.4.
+//! lane counts, mask granularity, allowed rnd letters, sat and part family, plus the attribute
+//! defaults of §6.4. Which rows a profile offers (§6.5) is that profile's `vcvt_pairs` in
+//! `target::profiles`.
 //!
 //! Invariants: 52 rows, unique pairs; lane counts are 2048 / storage bits; the mask is
 //! `b{min(src bits, 32)}`; the part family is E/O for a width ratio of 2 and P for 4, except the
@@ -55,8 +56,6 @@ pub struct VcvtContract {
     pub sat: bool,
     /// The part family; `None` = the pair takes no part.
     pub part: Option<PartFamily>,
-    /// In the a2a3 subset (§6.5).
-    pub a2a3: bool,
 }
 
 /// "any" = R A F C Z O (no H).
@@ -81,7 +80,6 @@ const fn row(
     rnd: Option<&'static [Rnd]>,
     sat: bool,
     part: Option<PartFamily>,
-    a2a3: bool,
 ) -> VcvtContract {
     VcvtContract {
         src,
@@ -92,65 +90,64 @@ const fn row(
         rnd,
         sat,
         part,
-        a2a3,
     }
 }
 
 /// The §6.3 table (FACT [VV] `lookupVcvtContract`, plus f16→bf16 from [PR1352]).
 #[rustfmt::skip]
 pub const CONTRACT: [VcvtContract; 52] = [
-    row(F32, E4M3, (64, 256), 32, Some(RAHZ), true, Some(P), false),
-    row(F32, E5M2, (64, 256), 32, Some(RAHZ), true, Some(P), false),
-    row(F32, Hif8, (64, 256), 32, Some(AH), true, Some(P), false),
-    row(F32, F16, (64, 128), 32, Some(ANY), true, Some(EO), true),
-    row(F32, BF16, (64, 128), 32, Some(ANY), true, Some(EO), true),
-    row(F32, I16, (64, 128), 32, Some(ANY), true, Some(EO), true),
-    row(F32, I64, (64, 32), 32, Some(ANY), true, Some(EO), true),
-    row(F32, I32, (64, 64), 32, Some(ANY), true, None, true),
-    row(F16, E4M3, (128, 256), 16, Some(RAFZC), true, Some(EO), false),
-    row(F16, E5M2, (128, 256), 16, Some(RAFZC), true, Some(EO), false),
-    row(F16, Hif8, (128, 256), 16, Some(AH), true, Some(EO), false),
-    row(F16, F32, (128, 64), 16, None, false, Some(EO), true),
-    row(F16, I32, (128, 64), 16, Some(ANY), false, Some(EO), true),
-    row(F16, I16, (128, 128), 16, Some(ANY), true, None, true),
-    row(F16, I8, (128, 256), 16, Some(ANY), true, Some(EO), true),
-    row(F16, U8, (128, 256), 16, Some(ANY), true, Some(EO), true),
-    row(F16, BF16, (128, 128), 16, Some(ANY), false, None, false),
-    row(BF16, E4M3, (128, 256), 16, Some(RAFZC), true, Some(EO), false),
-    row(BF16, E5M2, (128, 256), 16, Some(RAFZC), true, Some(EO), false),
-    row(BF16, E1M2, (128, 256), 16, Some(RAFZC), false, Some(P), false),
-    row(BF16, E2M1, (128, 256), 16, Some(RAFZC), false, Some(P), false),
-    row(BF16, F16, (128, 128), 16, Some(ANY), true, None, false),
-    row(BF16, F32, (128, 64), 16, None, false, Some(EO), true),
-    row(BF16, I32, (128, 64), 16, Some(ANY), true, Some(EO), true),
-    row(U8, F16, (256, 128), 8, None, false, Some(EO), true),
-    row(U8, U16, (256, 128), 8, None, false, Some(EO), false),
-    row(U8, U32, (256, 64), 8, None, false, Some(P), false),
-    row(I8, F16, (256, 128), 8, None, false, Some(EO), true),
-    row(I8, I16, (256, 128), 8, None, false, Some(EO), false),
-    row(I8, I32, (256, 64), 8, None, false, Some(P), false),
-    row(U16, U8, (128, 256), 16, None, true, Some(EO), false),
-    row(U16, U32, (128, 64), 16, None, false, Some(EO), false),
-    row(I16, F16, (128, 128), 16, Some(ANY), false, None, true),
-    row(I16, F32, (128, 64), 16, None, false, Some(EO), true),
-    row(I16, U32, (128, 64), 16, None, false, Some(EO), false),
-    row(I16, I32, (128, 64), 16, None, false, Some(EO), false),
-    row(I16, U8, (128, 256), 16, None, true, Some(EO), false),
-    row(U32, U8, (64, 256), 32, None, true, Some(P), false),
-    row(U32, U16, (64, 128), 32, None, true, Some(EO), false),
-    row(U32, I16, (64, 128), 32, None, true, Some(EO), false),
-    row(I32, F32, (64, 64), 32, Some(ANY), false, None, true),
-    row(I32, U8, (64, 256), 32, None, true, Some(P), false),
-    row(I32, U16, (64, 128), 32, None, true, Some(EO), false),
-    row(I32, I16, (64, 128), 32, None, true, Some(EO), true),
-    row(I32, I64, (64, 32), 32, None, false, Some(EO), true),
-    row(I64, F32, (32, 64), 32, Some(ANY), false, Some(EO), true),
-    row(I64, I32, (32, 64), 32, None, true, Some(EO), true),
-    row(E4M3, F32, (256, 64), 8, None, false, Some(P), false),
-    row(E5M2, F32, (256, 64), 8, None, false, Some(P), false),
-    row(Hif8, F32, (256, 64), 8, None, false, Some(P), false),
-    row(E1M2, BF16, (256, 128), 8, None, false, Some(P), false),
-    row(E2M1, BF16, (256, 128), 8, None, false, Some(P), false),
+    row(F32, E4M3, (64, 256), 32, Some(RAHZ), true, Some(P)),
+    row(F32, E5M2, (64, 256), 32, Some(RAHZ), true, Some(P)),
+    row(F32, Hif8, (64, 256), 32, Some(AH), true, Some(P)),
+    row(F32, F16, (64, 128), 32, Some(ANY), true, Some(EO)),
+    row(F32, BF16, (64, 128), 32, Some(ANY), true, Some(EO)),
+    row(F32, I16, (64, 128), 32, Some(ANY), true, Some(EO)),
+    row(F32, I64, (64, 32), 32, Some(ANY), true, Some(EO)),
+    row(F32, I32, (64, 64), 32, Some(ANY), true, None),
+    row(F16, E4M3, (128, 256), 16, Some(RAFZC), true, Some(EO)),
+    row(F16, E5M2, (128, 256), 16, Some(RAFZC), true, Some(EO)),
+    row(F16, Hif8, (128, 256), 16, Some(AH), true, Some(EO)),
+    row(F16, F32, (128, 64), 16, None, false, Some(EO)),
+    row(F16, I32, (128, 64), 16, Some(ANY), false, Some(EO)),
+    row(F16, I16, (128, 128), 16, Some(ANY), true, None),
+    row(F16, I8, (128, 256), 16, Some(ANY), true, Some(EO)),
+    row(F16, U8, (128, 256), 16, Some(ANY), true, Some(EO)),
+    row(F16, BF16, (128, 128), 16, Some(ANY), false, None),
+    row(BF16, E4M3, (128, 256), 16, Some(RAFZC), true, Some(EO)),
+    row(BF16, E5M2, (128, 256), 16, Some(RAFZC), true, Some(EO)),
+    row(BF16, E1M2, (128, 256), 16, Some(RAFZC), false, Some(P)),
+    row(BF16, E2M1, (128, 256), 16, Some(RAFZC), false, Some(P)),
+    row(BF16, F16, (128, 128), 16, Some(ANY), true, None),
+    row(BF16, F32, (128, 64), 16, None, false, Some(EO)),
+    row(BF16, I32, (128, 64), 16, Some(ANY), true, Some(EO)),
+    row(U8, F16, (256, 128), 8, None, false, Some(EO)),
+    row(U8, U16, (256, 128), 8, None, false, Some(EO)),
+    row(U8, U32, (256, 64), 8, None, false, Some(P)),
+    row(I8, F16, (256, 128), 8, None, false, Some(EO)),
+    row(I8, I16, (256, 128), 8, None, false, Some(EO)),
+    row(I8, I32, (256, 64), 8, None, false, Some(P)),
+    row(U16, U8, (128, 256), 16, None, true, Some(EO)),
+    row(U16, U32, (128, 64), 16, None, false, Some(EO)),
+    row(I16, F16, (128, 128), 16, Some(ANY), false, None),
+    row(I16, F32, (128, 64), 16, None, false, Some(EO)),
+    row(I16, U32, (128, 64), 16, None, false, Some(EO)),
+    row(I16, I32, (128, 64), 16, None, false, Some(EO)),
+    row(I16, U8, (128, 256), 16, None, true, Some(EO)),
+    row(U32, U8, (64, 256), 32, None, true, Some(P)),
+    row(U32, U16, (64, 128), 32, None, true, Some(EO)),
+    row(U32, I16, (64, 128), 32, None, true, Some(EO)),
+    row(I32, F32, (64, 64), 32, Some(ANY), false, None),
+    row(I32, U8, (64, 256), 32, None, true, Some(P)),
+    row(I32, U16, (64, 128), 32, None, true, Some(EO)),
+    row(I32, I16, (64, 128), 32, None, true, Some(EO)),
+    row(I32, I64, (64, 32), 32, None, false, Some(EO)),
+    row(I64, F32, (32, 64), 32, Some(ANY), false, Some(EO)),
+    row(I64, I32, (32, 64), 32, None, true, Some(EO)),
+    row(E4M3, F32, (256, 64), 8, None, false, Some(P)),
+    row(E5M2, F32, (256, 64), 8, None, false, Some(P)),
+    row(Hif8, F32, (256, 64), 8, None, false, Some(P)),
+    row(E1M2, BF16, (256, 128), 8, None, false, Some(P)),
+    row(E2M1, BF16, (256, 128), 8, None, false, Some(P)),
 ];
 
 /// The contract row of a pair, if any (independent of profile).
@@ -158,12 +155,10 @@ pub fn lookup(src: ElemType, dst: ElemType) -> Option<&'static VcvtContract> {
     CONTRACT.iter().find(|c| c.src == src && c.dst == dst)
 }
 
-/// Whether `profile` offers the contract row (§6.5: cpu and a5 all, a2a3 the ✓ rows).
+/// Whether `profile` offers the contract row (§6.5): the profile's `vcvt_pairs`
+/// (`target::profiles`; cpu and a5 all, a2a3 a subset).
 pub fn available(profile: Profile, c: &VcvtContract) -> bool {
-    match profile {
-        Profile::Cpu | Profile::A5 => true,
-        Profile::A2a3 => c.a2a3,
-    }
+    profile.rules().vcvt_pairs.contains(c.src, c.dst)
 }
 
 /// The profiles offering vcvt from `src` to `dst`, in the order cpu, a2a3, a5.
@@ -232,7 +227,14 @@ mod tests {
     #[test]
     fn totals_match_the_spec() {
         assert_eq!(CONTRACT.len(), 52);
-        assert_eq!(CONTRACT.iter().filter(|c| c.a2a3).count(), 21);
+        let a2a3 = CONTRACT.iter().filter(|c| available(Profile::A2a3, c));
+        assert_eq!(a2a3.count(), 21);
+        // Every pair a profile lists has a contract row.
+        for p in Profile::ALL {
+            if let super::super::profiles::PairSet::Pairs(ps) = p.rules().vcvt_pairs {
+                assert!(ps.iter().all(|&(s, d)| lookup(s, d).is_some()), "{p}");
+            }
+        }
         for (i, c) in CONTRACT.iter().enumerate() {
             assert!(
                 CONTRACT[i + 1..]
@@ -265,7 +267,7 @@ mod tests {
                 _ => unreachable!("{what}"),
             };
             assert_eq!(c.part, expected, "{what}");
-            if c.a2a3 {
+            if available(Profile::A2a3, c) {
                 assert!(
                     super::super::tcvt::mark(c.src, c.dst).a2a3,
                     "a2a3 vcvt pairs are a2a3 tcvt pairs: {what}"

@@ -1,9 +1,12 @@
 //! Verifier: structure first, then the rules of one target profile.
 //!
-//! [`verify_module`] runs [`structure::check`] on the whole module; only when it reports no
-//! error do the target rules ([`rules::check`]) run, because they read operand types through
-//! def-use links that must be sound. Both passes collect every diagnostic (they never stop at
-//! the first) and never panic on any IR. The verifier runs only on chunks that parsed without
+//! [`verify_module`] runs [`structure::check_tainted`] on the whole module, then the target
+//! rules ([`rules::check_except`]) on every tcvt/vcvt the structure pass did not taint, so a
+//! structural error in one function does not hide rule errors elsewhere. The rules read operand
+//! types through def-use links, so a tainted op (one with a structural error itself, or an
+//! operand that is undefined, has a bad result number, is mistyped or bound to an invisible
+//! redefinition) is skipped. Both passes collect every diagnostic (they never stop at the first)
+//! and never panic on any IR. The verifier runs only on chunks that parsed without
 //! errors (D-27, the driver's job).
 //!
 //! ## Structure (`structure`, codes E01xx; syntax.md §2, D-4)
@@ -32,7 +35,8 @@
 //! 2. element types in semantics.md §2.1 — `unsupported-elem-type` (E0202; help `!pto.s4x2` for i4).
 //! 3. static valid dims within the shape — `tile-valid-exceeds-shape` (E0204).
 //! 4. equal logical extents of src and dst (except `subview` alloc_tiles) — `tcvt-shape-mismatch` (E0205).
-//! 5. equal static logical valid shapes — `tcvt-valid-shape-mismatch` (E0206).
+//! 5. equal static logical valid shapes — `tcvt-valid-shape-mismatch` (E0206); not raised when
+//!    E0205 fired and both valid shapes equal their shapes (it would only repeat E0205).
 //! 6. src/dst in `loc=vec` — `tcvt-loc-not-vec` (W0206); tmp in `loc=vec` — `tcvt-tmp-not-vec` (E0209).
 //! 7. pair supported on the profile — `tcvt-pair-unsupported` (E0207, help lists the profiles
 //!    that accept it); 8-11 only for supported pairs.
@@ -68,13 +72,11 @@ use crate::diag::Diagnostic;
 use crate::ir::Module;
 use crate::target::Profile;
 
-/// Verifies `module` against `profile`, returning every diagnostic (errors, warnings, notes).
-/// Target rules run only when the structure is sound.
+/// Verifies `module` against `profile`, returning every diagnostic (errors, warnings, notes):
+/// structural ones first, then the target rules of every op without a structural error.
 pub fn verify_module(module: &Module, profile: Profile) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    structure::check(module, &mut diags);
-    if !diags.iter().any(|d| d.is_error()) {
-        rules::check(module, profile, &mut diags);
-    }
+    let tainted = structure::check_tainted(module, &mut diags);
+    rules::check_except(module, profile, &tainted, &mut diags);
     diags
 }

@@ -12,8 +12,16 @@
 //! definition of a name that is visible at that point is a redefinition; sibling regions may
 //! reuse a name (as in MLIR). The module body is one more namespace for top-level ops.
 //!
+//! Taint: [`check_tainted`] also returns the ops the errors were found on ([`TaintedOps`]), so
+//! the target rules can still run on every other op. An op is tainted when it has a structural
+//! error itself (result count, a redefinition of one of its results, a duplicate symbol, a
+//! `return` mismatch) or when one of its operands is undefined, has a bad result number, is
+//! written with a type other than its definition's, or is bound to an invisible definition of a
+//! redefined name (its def-use link is then unsound).
+//!
 //! Invariants: every error is collected (the walk never stops early); nothing here panics on any
-//! IR the builder can produce (all handle lookups are bounds-checked).
+//! IR the builder can produce (all handle lookups are bounds-checked); an op is tainted iff at
+//! least one error was reported because of it.
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -215,19 +223,29 @@ pub(crate) fn type_text(module: &Module, ty: TypeId) -> String {
     crate::ir::printer::print_type(&module.types, ty)
 }
 
+/// The ops on which [`check_tainted`] found structural errors (see the module doc).
+pub type TaintedOps = FxHashSet<OpId>;
+
 /// Checks the structure of `module`; appends diagnostics (every error found, in walk order).
 pub fn check(module: &Module, diags: &mut Vec<Diagnostic>) {
+    check_tainted(module, diags);
+}
+
+/// [`check`], also returning the tainted ops (empty iff no error was appended).
+pub fn check_tainted(module: &Module, diags: &mut Vec<Diagnostic>) -> TaintedOps {
     let graph = DefUseGraph::build(module);
     let mut checker = Checker {
         module,
         graph: &graph,
         diags,
         scopes: Vec::new(),
+        tainted: TaintedOps::default(),
     };
     checker.check_symbols();
     if (module.body.0 as usize) < module.regions.len() {
         checker.namespace(module.body, &[]);
     }
+    checker.tainted
 }
 
 /// One lexical scope: the values and names defined in one region so far.
@@ -245,6 +263,7 @@ struct Checker<'a> {
     graph: &'a DefUseGraph,
     diags: &'a mut Vec<Diagnostic>,
     scopes: Vec<Scope<'a>>,
+    tainted: TaintedOps,
 }
 
 impl<'a> Checker<'a> {
@@ -277,6 +296,7 @@ impl<'a> Checker<'a> {
                 .at(span)
                 .with_label(first, "defined here");
                 self.diags.push(d);
+                self.tainted.insert(OpId(i as u32));
             } else {
                 seen.insert(&f.sym, span);
             }
@@ -381,6 +401,9 @@ impl<'a> Checker<'a> {
                     .at(span)
                     .with_label(first, "defined here"),
                 );
+                if let ValueDef::Result { op, .. } = vd.def {
+                    self.tainted.insert(op);
+                }
             } else if let Some(scope) = self.scopes.last_mut() {
                 scope.names.insert(base, span);
             }
@@ -416,6 +439,7 @@ impl<'a> Checker<'a> {
                         }
                         .at(use_span),
                     );
+                    self.tainted.insert(op);
                     None
                 }
                 ValueDef::BadResultNumber {
@@ -435,6 +459,7 @@ impl<'a> Checker<'a> {
                         d = d.with_label(self.value_span(*first), "defined here");
                     }
                     self.diags.push(d);
+                    self.tainted.insert(op);
                     None
                 }
                 ValueDef::Result { .. } | ValueDef::Arg { .. } => {
@@ -442,7 +467,8 @@ impl<'a> Checker<'a> {
                         Some(v)
                     } else if let Some(other) = self.visible_by_name(&vd.name) {
                         // Bound to a later or inner redefinition (already reported); the use
-                        // means the visible value of that name.
+                        // means the visible value of that name. The op's own link is unsound.
+                        self.tainted.insert(op);
                         Some(other)
                     } else {
                         let def_span = self.value_span(v);
@@ -458,6 +484,7 @@ impl<'a> Checker<'a> {
                             .at(use_span)
                             .with_label(def_span, why),
                         );
+                        self.tainted.insert(op);
                         None
                     }
                 }
@@ -502,6 +529,7 @@ impl<'a> Checker<'a> {
             .at(span)
             .with_label(self.value_span(*v), format!("defined as {defined} here"));
             self.diags.push(d);
+            self.tainted.insert(op);
         }
     }
 
@@ -558,6 +586,7 @@ impl<'a> Checker<'a> {
             }
             .at(span),
         );
+        self.tainted.insert(op);
     }
 
     fn check_return(&mut self, op: OpId, resolved: &[Option<ValueId>]) {
@@ -594,6 +623,7 @@ impl<'a> Checker<'a> {
                 d = d.with_label(s, "function result types declared here");
             }
             self.diags.push(d);
+            self.tainted.insert(op);
             return;
         }
         for (i, (&expected, r)) in f.result_types.iter().zip(resolved).enumerate() {
@@ -623,6 +653,7 @@ impl<'a> Checker<'a> {
                 d = d.with_label(s, "function result type declared here");
             }
             self.diags.push(d);
+            self.tainted.insert(op);
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Errors, warnings and notes raised by the target rules; each variant knows its [`Code`].
 //!
-//! Messages follow syntax.md §8.1: lowercase start, no final period, canonical spellings
-//! (element types via `ElemType::ir_name`, modes as printed). Fields hold the canonical text
-//! so the rendering is fixed here and nowhere else.
+//! Messages follow syntax.md §8.1: lowercase start, no final period, modes as printed. Element
+//! types of operands are spelled as the user wrote them (syntax.md §3.7: `si16` stays `si16`,
+//! `i16` stays `i16`; the verifier passes the printed IR scalar type), never normalised through
+//! `ElemType::ir_name`. Fields hold that text so the rendering is fixed here and nowhere else.
 
 use crate::diag::Code;
 
@@ -52,8 +53,12 @@ pub enum RuleError {
         profile: String,
         fallback: &'static str,
     },
-    #[error("rmode {requested} has no effect on a2a3 tcvt from i32 to f16; the deq path always rounds RINT")]
-    TcvtRmodeIgnored { requested: &'static str },
+    #[error("rmode {requested} has no effect on a2a3 tcvt from {src} to {dst}; the deq path always rounds RINT")]
+    TcvtRmodeIgnored {
+        requested: &'static str,
+        src: String,
+        dst: String,
+    },
     #[error("satmode OFF is ignored for tcvt from {src} to {dst} on a2a3 {reason}; ON is used")]
     TcvtSatOffIgnored {
         src: String,
@@ -96,7 +101,7 @@ pub enum RuleError {
         src: String,
         dst: String,
         convention: &'static str,
-        /// Empty, or the a5 PyTorch-path remark.
+        /// The profile's `nonsat.note_extra` (empty, or the a5 PyTorch-path remark).
         extra: &'static str,
     },
     #[error("NaN inputs of tcvt from {src} to {dst} become +0 (fp4 has no NaN)")]

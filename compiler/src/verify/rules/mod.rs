@@ -1,7 +1,7 @@
 //! Target-profile rules for `pto.tcvt` and `pto.vcvt` (semantics.md §3, §6, §8), driven by the
-//! tables in `crate::target` (`target::tcvt`, `target::resolve`, `target::vcvt`). Runs only on
-//! structurally valid modules; never panics on any IR (missing operands or dangling handles make
-//! the op be skipped).
+//! tables in `crate::target` (`target::tcvt`, `target::resolve`, `target::vcvt`). Runs on every
+//! op the structure pass did not taint ([`check_except`]); never panics on any IR (missing
+//! operands or dangling handles make the op be skipped).
 //!
 //! Checks performed, per op, and the diagnostic each raises (severity as in §8):
 //!
@@ -12,7 +12,8 @@
 //! 3. each static valid dim ≤ its shape dim — `tile-valid-exceeds-shape` (E).
 //! 4. logical extents of src and dst are equal (packed dim doubled per blayout), skipped when
 //!    either is an `alloc_tile` with `pto.view_semantics = "subview"` — `tcvt-shape-mismatch` (E).
-//! 5. static logical valid dims of src and dst are equal — `tcvt-valid-shape-mismatch` (E).
+//! 5. static logical valid dims of src and dst are equal — `tcvt-valid-shape-mismatch` (E); not
+//!    raised when check 4 fired and both valid shapes equal their shapes (no cascade).
 //! 6. src/dst in `loc=vec` — `tcvt-loc-not-vec` (W); tmp in `loc=vec` — `tcvt-tmp-not-vec` (E).
 //! 7. the (src, dst) pair is supported on the profile — `tcvt-pair-unsupported` (E, help lists
 //!    the profiles that accept it). Checks 8-11 run only for supported pairs.
@@ -53,12 +54,26 @@ use crate::diag::{Diagnostic, Span};
 use crate::ir::types::{ScalarType, Signedness};
 use crate::ir::{Module, OpKind, OpSpans, TypeId};
 use crate::target::Profile;
+use crate::verify::structure::TaintedOps;
 
 use error::RuleError;
 
 /// Checks every tcvt/vcvt of `module` against `profile`; appends diagnostics.
 pub fn check(module: &Module, profile: Profile, diags: &mut Vec<Diagnostic>) {
+    check_except(module, profile, &TaintedOps::default(), diags);
+}
+
+/// [`check`], skipping the ops in `skip` (those with structural errors).
+pub fn check_except(
+    module: &Module,
+    profile: Profile,
+    skip: &TaintedOps,
+    diags: &mut Vec<Diagnostic>,
+) {
     for op in module.walk() {
+        if skip.contains(&op) {
+            continue;
+        }
         let Some(data) = module.ops.get(op.0 as usize) else {
             continue;
         };

@@ -6,8 +6,8 @@ use pto_runtime::ElemType;
 
 use super::error::RuleError;
 use super::{
-    attr_span, diag, op_span, operand_type_span, profile_list, result_type_span, type_text,
-    unsupported_elem,
+    attr_span, diag, op_span, operand_type_span, profile_list, result_type_span, scalar_text,
+    type_text, unsupported_elem,
 };
 use crate::diag::{Diagnostic, Span};
 use crate::ir::types::{BLayout, Dim, Loc, TileView};
@@ -138,7 +138,8 @@ pub(super) fn check(
     // 4-5: logical shapes.
     let (sl, dl) = (Logical::of(&src_t.view), Logical::of(&dst_t.view));
     let subview = is_subview(m, src_t.value) || is_subview(m, dst_t.value);
-    if !subview && (sl.rows, sl.cols) != (dl.rows, dl.cols) {
+    let shape_mismatch = !subview && (sl.rows, sl.cols) != (dl.rows, dl.cols);
+    if shape_mismatch {
         let mut d = diag(
             RuleError::TcvtShapeMismatch {
                 src: format!("{}x{}", sl.rows, sl.cols),
@@ -153,7 +154,7 @@ pub(super) fn check(
                 d = d.with_note(
                     format!(
                         "{} packs two elements per byte: {}x{} holds {} logical elements",
-                        super::scalar_text(&tl.view.elem),
+                        scalar_text(&tl.view.elem),
                         tl.view.rows,
                         tl.view.cols,
                         Logical::of(&tl.view).shape_text()
@@ -165,7 +166,10 @@ pub(super) fn check(
         diags.push(d);
     }
     let differs = |a: Dim, b: Dim| matches!((a, b), (Dim::Static(x), Dim::Static(y)) if x != y);
-    if differs(sl.valid_row, dl.valid_row) || differs(sl.valid_col, dl.valid_col) {
+    // With a shape mismatch already reported, valid shapes that merely restate the shapes would
+    // only repeat it; E0206 then fires only when a valid shape is explicitly narrower.
+    let cascade = shape_mismatch && sl.valid_is_full() && dl.valid_is_full();
+    if !cascade && (differs(sl.valid_row, dl.valid_row) || differs(sl.valid_col, dl.valid_col)) {
         diags.push(
             diag(
                 RuleError::TcvtValidShapeMismatch {
@@ -206,12 +210,14 @@ pub(super) fn check(
     let (Some(s), Some(d)) = (src_t.elem, dst_t.elem) else {
         return;
     };
+    // Messages spell the element types as written (`si16` stays `si16`, syntax.md §3.7).
+    let (st, dt) = (scalar_text(&src_t.view.elem), scalar_text(&dst_t.view.elem));
     if !pair_supported(profile, s, d) {
         diags.push(
             diag(
                 RuleError::TcvtPairUnsupported {
-                    src: s.ir_name().into(),
-                    dst: d.ir_name().into(),
+                    src: st.clone(),
+                    dst: dt.clone(),
                     profile: profile.as_str().into(),
                 },
                 op_span(spans),
@@ -219,7 +225,7 @@ pub(super) fn check(
             .with_label(src_t.span, "src type")
             .with_label(dst_t.span, "dst type")
             .with_help(format!(
-                "tcvt from {s} to {d} is supported on {}",
+                "tcvt from {st} to {dt} is supported on {}",
                 profile_list(&profiles_supporting(s, d))
             )),
         );
@@ -240,16 +246,16 @@ pub(super) fn check(
                 RuleError::TcvtRmodeForced {
                     requested: requested.as_str(),
                     forced: forced.as_str(),
-                    src: s.ir_name().into(),
-                    dst: d.ir_name().into(),
+                    src: st.clone(),
+                    dst: dt.clone(),
                     profile: profile.as_str().into(),
                 },
                 attr_span(spans, &["rmode"]),
             ),
             ResolveDiag::OddUnsupported { fallback } => (
                 RuleError::TcvtOddUnsupported {
-                    src: s.ir_name().into(),
-                    dst: d.ir_name().into(),
+                    src: st.clone(),
+                    dst: dt.clone(),
                     profile: profile.as_str().into(),
                     fallback: fallback.as_str(),
                 },
@@ -258,13 +264,15 @@ pub(super) fn check(
             ResolveDiag::RmodeIgnored { requested } => (
                 RuleError::TcvtRmodeIgnored {
                     requested: requested.as_str(),
+                    src: st.clone(),
+                    dst: dt.clone(),
                 },
                 attr_span(spans, &["rmode"]),
             ),
             ResolveDiag::SatOffIgnored { reason } => (
                 RuleError::TcvtSatOffIgnored {
-                    src: s.ir_name().into(),
-                    dst: d.ir_name().into(),
+                    src: st.clone(),
+                    dst: dt.clone(),
                     reason: match reason {
                         SatOffReason::Deq => "(the deq path always saturates)",
                         SatOffReason::NoTmp => "without a tmp operand",
@@ -288,8 +296,8 @@ pub(super) fn check(
             if let Some(tl) = &tmp_t {
                 diags.push(diag(
                     RuleError::TcvtTmpUnused {
-                        src: s.ir_name().into(),
-                        dst: d.ir_name().into(),
+                        src: st.clone(),
+                        dst: dt.clone(),
                         profile: profile.as_str().into(),
                         extra: if forwards_sat {
                             "; it only makes the explicit satmode OFF take effect"
@@ -303,8 +311,8 @@ pub(super) fn check(
         }
         TmpRole::Suggested => diags.push(diag(
             RuleError::TcvtTmpSuggested {
-                src: s.ir_name().into(),
-                dst: d.ir_name().into(),
+                src: st.clone(),
+                dst: dt.clone(),
             },
             op_span(spans),
         )),
@@ -326,7 +334,7 @@ pub(super) fn check(
                     diags.push(
                         diag(RuleError::TcvtTmpTooSmall { need, found }, tl.span).with_note(
                             format!(
-                                "the a2a3 PyTorch-compatible {s} to {d} path needs it for dst valid {} and src row stride {}",
+                                "the a2a3 PyTorch-compatible {st} to {dt} path needs it for dst valid {} and src row stride {}",
                                 dl.valid_text(),
                                 src_t.view.cols
                             ),
@@ -339,20 +347,19 @@ pub(super) fn check(
     }
 
     // 10-11: notes on numeric conventions.
-    if profile != Profile::Cpu && pair_class(s, d) == PairClass::FloatToInt && r.sat == Sat::Off {
+    let note_extra = profile.rules().nonsat.note_extra;
+    if let Some(extra) =
+        note_extra.filter(|_| pair_class(s, d) == PairClass::FloatToInt && r.sat == Sat::Off)
+    {
         diags.push(diag(
             RuleError::NonsatTargetDefined {
-                src: s.ir_name().into(),
-                dst: d.ir_name().into(),
+                src: st.clone(),
+                dst: dt.clone(),
                 convention: match r.path {
                     CvtPath::Torch => "PyTorch-compatible int32-then-low-bits (tmp path)",
                     _ => "int64-then-low-bits",
                 },
-                extra: if profile == Profile::A5 {
-                    "; A5 may use the PyTorch-compatible sequence for 1-D-contiguous tiles, which ptoc does not model"
-                } else {
-                    ""
-                },
+                extra,
             },
             attr_span(spans, sat_keys),
         ));
@@ -360,8 +367,8 @@ pub(super) fn check(
     if matches!(d, ElemType::F4E2M1x2 | ElemType::F4E1M2x2) && s.is_float() && !s.is_packed() {
         diags.push(diag(
             RuleError::Fp4NanToZero {
-                src: s.ir_name().into(),
-                dst: d.ir_name().into(),
+                src: st.clone(),
+                dst: dt.clone(),
             },
             dst_t.span,
         ));
@@ -403,6 +410,10 @@ impl Logical {
                 valid_col: v.valid_col,
             },
         }
+    }
+    /// The valid shape equals the shape (no explicitly different valid dims).
+    fn valid_is_full(&self) -> bool {
+        self.valid_row == Dim::Static(self.rows) && self.valid_col == Dim::Static(self.cols)
     }
     fn shape_text(&self) -> String {
         format!("{}x{}", self.rows, self.cols)

@@ -100,6 +100,9 @@ pub(super) fn check(
         return;
     };
 
+    // Messages spell the element types as written (`si16` stays `si16`, syntax.md §3.7).
+    let (st, dt) = (scalar_text(&input.elem), scalar_text(&result.elem));
+
     // 3: register sizes.
     let bits = |r: &Reg, e: ElemType| u128::from(r.lanes) * u128::from(e.storage_bits());
     let (sb, db) = (bits(&input, s), bits(&result, d));
@@ -134,7 +137,7 @@ pub(super) fn check(
         diags.push(diag(
             RuleError::VcvtMaskGranularity {
                 expected,
-                src: s.ir_name().into(),
+                src: st.clone(),
                 found: type_text(m, mask_ty),
             },
             operand_type_span(spans, 1),
@@ -145,8 +148,8 @@ pub(super) fn check(
     let Some(c) = lookup(s, d) else {
         diags.push(diag(
             RuleError::VcvtNoContract {
-                src: s.ir_name().into(),
-                dst: d.ir_name().into(),
+                src: st.clone(),
+                dst: dt.clone(),
             },
             op_span(spans),
         ));
@@ -156,20 +159,20 @@ pub(super) fn check(
         diags.push(
             diag(
                 RuleError::VcvtPairUnavailable {
-                    src: s.ir_name().into(),
-                    dst: d.ir_name().into(),
+                    src: st.clone(),
+                    dst: dt.clone(),
                     profile: profile.as_str().into(),
                 },
                 op_span(spans),
             )
             .with_help(format!(
-                "vcvt from {s} to {d} is available on {}",
+                "vcvt from {st} to {dt} is available on {}",
                 profile_list(&profiles_supporting(s, d))
             )),
         );
         return;
     }
-    let pair = || (s.ir_name().to_string(), d.ir_name().to_string());
+    let pair = || (st.clone(), dt.clone());
 
     // 6-9: attributes.
     let rnd_span = attr_span(spans, &["rnd", "round_mode"]);
