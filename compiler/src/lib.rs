@@ -9,6 +9,8 @@ pub mod cli;
 pub mod diag;
 pub mod driver;
 pub mod front;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ir;
 pub mod target;
 pub mod verify;
