@@ -121,6 +121,21 @@ pub enum Loc {
     Scaling,
 }
 
+impl Loc {
+    /// The printed spelling (`vec`, never the `ub` alias).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Loc::Mat => "mat",
+            Loc::Left => "left",
+            Loc::Right => "right",
+            Loc::Acc => "acc",
+            Loc::Vec => "vec",
+            Loc::Bias => "bias",
+            Loc::Scaling => "scaling",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BLayout {
     RowMajor,

@@ -10,18 +10,6 @@ use crate::ir::types::{
 };
 use crate::ir::{Type, TypeId};
 
-pub(super) fn loc_name(loc: Loc) -> &'static str {
-    match loc {
-        Loc::Mat => "mat",
-        Loc::Left => "left",
-        Loc::Right => "right",
-        Loc::Acc => "acc",
-        Loc::Vec => "vec",
-        Loc::Bias => "bias",
-        Loc::Scaling => "scaling",
-    }
-}
-
 fn space_name(space: AddrSpace) -> &'static str {
     // spec: D-15 (hardware names)
     match space {
@@ -57,7 +45,7 @@ impl Printer<'_> {
                 let _ = write!(
                     self.out,
                     "!pto.tile_buf<{}, {}x{}x",
-                    loc_name(t.loc),
+                    t.loc.as_str(),
                     t.rows,
                     t.cols
                 );
@@ -99,7 +87,7 @@ impl Printer<'_> {
                     (None, false) => None,
                 };
                 if let Some(l) = loc {
-                    self.out.push_str(loc_name(l));
+                    self.out.push_str(l.as_str());
                     self.out.push_str(", ");
                 }
                 let _ = write!(self.out, "{}x{}x", t.rows, t.cols);

@@ -189,7 +189,7 @@ pub(super) fn check(
             diags.push(diag(
                 RuleError::TcvtLocNotVec {
                     role,
-                    loc: loc_name(tl.view.loc),
+                    loc: tl.view.loc.as_str(),
                 },
                 tl.span,
             ));
@@ -199,7 +199,7 @@ pub(super) fn check(
         if tl.view.loc != Loc::Vec {
             diags.push(diag(
                 RuleError::TcvtTmpNotVec {
-                    loc: loc_name(tl.view.loc),
+                    loc: tl.view.loc.as_str(),
                 },
                 tl.span,
             ));
@@ -438,18 +438,6 @@ fn is_subview(m: &Module, v: Option<ValueId>) -> bool {
         matches!(o.kind, OpKind::AllocTile { .. })
             && matches!(o.attrs.get("pto.view_semantics"), Some(Attr::Str(s)) if s == "subview")
     })
-}
-
-fn loc_name(loc: Loc) -> &'static str {
-    match loc {
-        Loc::Mat => "mat",
-        Loc::Left => "left",
-        Loc::Right => "right",
-        Loc::Acc => "acc",
-        Loc::Vec => "vec",
-        Loc::Bias => "bias",
-        Loc::Scaling => "scaling",
-    }
 }
 
 /// Tolerant type lookup (hand-built IR may carry dangling ids).
