@@ -14,6 +14,7 @@
 //!   brackets is bounded by `MAX_DEPTH`.
 
 mod asm;
+mod attr_grammar;
 mod attrs;
 mod generic;
 mod module;
@@ -78,6 +79,9 @@ pub(crate) struct Parser<'s> {
     names: HashMap<&'s str, Binding, FxBuildHasher>,
     /// Types already built from the same source text (no diagnostics when first built).
     type_cache: HashMap<&'s str, TypeId, FxBuildHasher>,
+    /// Dictionaries already read from the same one-line source text (no diagnostics when first
+    /// read), with spans relative to their `{`.
+    dict_cache: HashMap<&'s str, Vec<attrs::Entry>, FxBuildHasher>,
     any_ty: Option<TypeId>,
     depth: usize,
 }
@@ -108,6 +112,7 @@ impl<'s> Parser<'s> {
             explicit_module: false,
             names: HashMap::with_capacity_and_hasher(values, FxBuildHasher),
             type_cache: HashMap::with_capacity_and_hasher(64, FxBuildHasher),
+            dict_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             any_ty: None,
             depth: 0,
         }

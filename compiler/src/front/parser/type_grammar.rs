@@ -42,6 +42,7 @@ use super::types::{scalar_from_bare, scalar_from_typename, type_hint};
 use crate::diag::Span;
 use crate::front::error::ParseError;
 use crate::front::lexer::{dim_prefix_extents, unescape, Tok};
+use crate::ir::types::TypeTable;
 use crate::ir::types::{
     AddrSpace, BLayout, Dim, Loc, MaskGranularity, SLayout, TileBufType, TileType,
 };
@@ -79,7 +80,7 @@ pub(crate) enum TyErr<'a> {
     Fatal(Box<Fatal>),
 }
 
-fn fatal(err: ParseError, span: Span, ctx: bool) -> Fatal {
+pub(crate) fn fatal(err: ParseError, span: Span, ctx: bool) -> Fatal {
     Fatal {
         err,
         span,
@@ -191,6 +192,9 @@ pub(crate) struct TyState<'a> {
     pub after_span: Span,
     pub diags: Vec<Pending>,
     keys: Vec<(&'a str, Span)>,
+    /// The module's type table while the attribute grammar interns types (taken from the
+    /// module for the parse and put back after it).
+    pub types: TypeTable,
 }
 
 impl<'a> TyState<'a> {
@@ -202,10 +206,11 @@ impl<'a> TyState<'a> {
             after_span,
             diags: Vec::new(),
             keys: Vec::new(),
+            types: TypeTable::default(),
         }
     }
 
-    fn text(&self, span: Span) -> &'a str {
+    pub(crate) fn text(&self, span: Span) -> &'a str {
         let src: &'a str = self.src;
         src.get(span.start.saturating_sub(self.base)..span.end.saturating_sub(self.base))
             .unwrap_or("")
@@ -245,7 +250,7 @@ impl<'a, I: Input<'a>> Inspector<'a, I> for TyState<'a> {
 
 pub(crate) type Ex<'a> = extra::Full<TyErr<'a>, TyState<'a>, ()>;
 
-fn sp(s: Sp) -> Span {
+pub(crate) fn sp(s: Sp) -> Span {
     Span::new(s.start, s.end)
 }
 
@@ -280,7 +285,10 @@ fn found_quoted(t: Option<Tok<'_>>) -> String {
 /// One token: `f` accepts it (`Some(Ok)`), rejects it fatally (`Some(Err)`) or does not know
 /// it (`None`: `expected <labels>`). At the end of the slice `f` sees the token after the type,
 /// only to build its error.
-fn tokp<'a, I, O, F>(labels: &'static [&'static str], f: F) -> impl Parser<'a, I, O, Ex<'a>> + Clone
+pub(crate) fn tokp<'a, I, O, F>(
+    labels: &'static [&'static str],
+    f: F,
+) -> impl Parser<'a, I, O, Ex<'a>> + Clone
 where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
     F: Fn(Tok<'a>, Span, &mut TyState<'a>) -> Option<Result<O, Fatal>> + Clone,
@@ -324,15 +332,23 @@ where
     })
 }
 
-fn punct<'a, I>(k: Tok<'static>) -> impl Parser<'a, I, Span, Ex<'a>> + Clone
+pub(crate) fn punct<'a, I>(k: Tok<'static>) -> impl Parser<'a, I, Span, Ex<'a>> + Clone
 where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
 {
     let labels: &'static [&'static str] = match k {
         Tok::LAngle => &["'<'"],
         Tok::RAngle => &["'>'"],
+        Tok::LParen => &["'('"],
+        Tok::RParen => &["')'"],
+        Tok::LBracket => &["'['"],
+        Tok::RBracket => &["']'"],
+        Tok::LBrace => &["'{'"],
+        Tok::RBrace => &["'}'"],
         Tok::Comma => &["','"],
+        Tok::Colon => &["':'"],
         Tok::Equals => &["'='"],
+        Tok::Arrow => &["'->'"],
         _ => &["token"],
     };
     tokp(labels, move |t, s, _| {
@@ -1174,7 +1190,7 @@ where
 
 /// `< balanced-tokens >` (D-9): the closer matching each opener; a wrong closer or the end of
 /// the slice is `expected '<closer>'`.
-fn balanced_angle<'a, I>() -> impl Parser<'a, I, (), Ex<'a>> + Clone
+pub(crate) fn balanced_angle<'a, I>() -> impl Parser<'a, I, (), Ex<'a>> + Clone
 where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
 {

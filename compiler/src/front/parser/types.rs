@@ -11,6 +11,7 @@
 use chumsky::input::Input as _;
 use chumsky::Parser as _;
 
+use super::attr_grammar;
 use super::type_grammar::{
     tile_buf_after_angle, type_parser, Fatal, Sp, TyErr, TyState, OPAQUE_WORDS, SILENT,
 };
@@ -21,8 +22,28 @@ use crate::front::lexer::Tok;
 use crate::ir::types::Signedness;
 use crate::ir::{ScalarType, Type, TypeId};
 
-/// Longest token slice handed to the type grammar (far beyond any real type).
+/// Longest token slice handed to a grammar (far beyond any real type or dictionary).
 const MAX_TYPE_TOKENS: usize = 4096;
+
+/// What a grammar run reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Entry {
+    /// A type (function types are composed by the statement parser).
+    Type,
+    /// The part of a tile_buf after `<` (D-7b).
+    TileBufAfterAngle,
+    /// `{ ... }` (syntax.md §4).
+    Dict,
+    /// One attribute value.
+    Value,
+}
+
+/// What a grammar run produced.
+pub(super) enum Out {
+    Type(Type),
+    Dict(Vec<super::attrs::Entry>),
+    Value(crate::ir::Attr),
+}
 
 /// Builtin float spellings that parse but convert nowhere.
 const OTHER_FLOATS: &[&str] = &[
@@ -168,31 +189,16 @@ impl<'s> Parser<'s> {
         Ok((self.intern(t), span))
     }
 
-    /// The tokens of the type at the cursor: a type name or opaque word with its balanced
-    /// `<...>`, else the single current token. `after_angle`: the cursor is just past a `<`.
-    /// Collection stops after the matching closer, before a closer that matches nothing, at
-    /// end of input, or after `MAX_TYPE_TOKENS`.
-    fn type_tokens(&mut self, after_angle: bool) -> Vec<(Tok<'s>, Sp)> {
-        let mut out = Vec::new();
-        let mut i = self.pos;
-        let mut stack: Vec<Tok<'static>> = Vec::new();
-        if after_angle {
-            stack.push(Tok::RAngle);
-        } else {
-            let Some(t0) = self.tok(i) else {
-                return out;
-            };
-            out.push((t0.tok, Sp::from(t0.span.start..t0.span.end)));
-            i += 1;
-            let angled = match t0.tok {
-                Tok::TypeName(n) => scalar_from_typename(n).is_none(),
-                Tok::BareId(w) => OPAQUE_WORDS.contains(&w),
-                _ => false,
-            };
-            if !angled || !matches!(self.tok(i).map(|t| t.tok), Some(Tok::LAngle)) {
-                return out;
-            }
-        }
+    /// Appends the tokens from index `i` while brackets are open (`stack` holds the expected
+    /// closers): stops after the closer that empties `stack`, before a closer that matches
+    /// nothing, at end of input, or after `MAX_TYPE_TOKENS`. Returns the next index, or the
+    /// index of the opener that nests deeper than `MAX_DEPTH`.
+    fn collect_balanced(
+        &mut self,
+        mut i: usize,
+        stack: &mut Vec<Tok<'static>>,
+        out: &mut Vec<(Tok<'s>, Sp)>,
+    ) -> Result<usize, usize> {
         while let Some(t) = self.tok(i) {
             if out.len() >= MAX_TYPE_TOKENS {
                 break;
@@ -205,6 +211,9 @@ impl<'s> Parser<'s> {
                 _ => None,
             };
             if let Some(c) = close {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(i);
+                }
                 stack.push(c);
             } else if matches!(
                 t.tok,
@@ -222,16 +231,106 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        out
+        Ok(i)
     }
 
-    /// Runs the chumsky type grammar on the tokens of the type at the cursor and reports what it
-    /// found: pending semantic diagnostics first, then the error that stopped it (if any), both
-    /// through the usual lexical-error and context-label rules. On success the cursor moves past
-    /// the type; on failure it rests on the offending token (past the type for a positional
-    /// `!pto.tile`).
+    /// The tokens of the type at index `i`: a type name or opaque word with its balanced
+    /// `<...>`, a function type (`(...) -> ...`), else the single token.
+    fn collect_type(&mut self, mut i: usize, out: &mut Vec<(Tok<'s>, Sp)>) -> Result<usize, usize> {
+        // `(..) -> (..) -> ...` chains stay flat (no recursion).
+        loop {
+            let Some(t0) = self.tok(i) else {
+                return Ok(i);
+            };
+            if matches!(t0.tok, Tok::LParen) {
+                i = self.collect_balanced(i, &mut Vec::new(), out)?;
+                match self.tok(i) {
+                    Some(t) if matches!(t.tok, Tok::Arrow) && out.len() < MAX_TYPE_TOKENS => {
+                        out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+                        i += 1;
+                        continue;
+                    }
+                    _ => return Ok(i),
+                }
+            }
+            out.push((t0.tok, Sp::from(t0.span.start..t0.span.end)));
+            i += 1;
+            let angled = match t0.tok {
+                Tok::TypeName(n) => scalar_from_typename(n).is_none(),
+                Tok::BareId(w) => OPAQUE_WORDS.contains(&w),
+                _ => false,
+            };
+            if angled && matches!(self.tok(i).map(|t| t.tok), Some(Tok::LAngle)) {
+                return self.collect_balanced(i, &mut Vec::new(), out);
+            }
+            return Ok(i);
+        }
+    }
+
+    /// The tokens `entry` reads at the cursor.
+    fn grammar_tokens(&mut self, entry: Entry) -> Result<Vec<(Tok<'s>, Sp)>, usize> {
+        let mut out = Vec::new();
+        let i = self.pos;
+        match entry {
+            Entry::Type => {
+                self.collect_type(i, &mut out)?;
+            }
+            Entry::TileBufAfterAngle => {
+                self.collect_balanced(i, &mut vec![Tok::RAngle], &mut out)?;
+            }
+            Entry::Dict => {
+                self.collect_balanced(i, &mut Vec::new(), &mut out)?;
+            }
+            Entry::Value => {
+                // A literal and its `: type`, or a bracketed value, or one token.
+                match self.tok(i).map(|t| t.tok) {
+                    Some(Tok::LBrace | Tok::LBracket) => {
+                        self.collect_balanced(i, &mut Vec::new(), &mut out)?;
+                    }
+                    Some(Tok::Int(_) | Tok::HexInt(_) | Tok::Float(_)) => {
+                        let mut j = self.collect_type(i, &mut out)?;
+                        if let Some(t) = self.tok(j).filter(|t| matches!(t.tok, Tok::Colon)) {
+                            out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+                            j += 1;
+                            self.collect_type(j, &mut out)?;
+                        }
+                    }
+                    _ => {
+                        self.collect_type(i, &mut out)?;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `<entry>` of the type grammar (`type`, or a tile_buf after `<`) at the cursor.
     fn grammar_type(&mut self, start: Span, after_angle: bool) -> PResult<(Type, Span)> {
-        let toks = self.type_tokens(after_angle);
+        let entry = if after_angle {
+            Entry::TileBufAfterAngle
+        } else {
+            Entry::Type
+        };
+        match self.run_grammar(start, entry)? {
+            (Out::Type(t), span) => Ok((t, span)),
+            _ => Err(super::Fail),
+        }
+    }
+
+    /// Runs a chumsky grammar (`type_grammar`, `attr_grammar`) on the tokens of one construct at
+    /// the cursor and reports what it found: pending semantic diagnostics first, then the error
+    /// that stopped it (if any), both through the usual lexical-error and context-label rules.
+    /// On success the cursor moves past the construct; on failure it rests on the offending
+    /// token (past the type for a positional `!pto.tile`). Nesting deeper than `MAX_DEPTH` is
+    /// `expected shallower nesting` at the opener, without running the grammar.
+    pub(super) fn run_grammar(&mut self, start: Span, entry: Entry) -> PResult<(Out, Span)> {
+        let toks = match self.grammar_tokens(entry) {
+            Ok(t) => t,
+            Err(deep) => {
+                self.pos = deep;
+                return Err(self.expected(&["shallower nesting"]));
+            }
+        };
         let n = toks.len();
         let (after, after_span) = match self.tok(self.pos + n) {
             Some(t) => (Some(t.tok), t.span),
@@ -241,12 +340,36 @@ impl<'s> Parser<'s> {
         let mut st = TyState::new(self.src, self.base, after, after_span);
         let eoi = Sp::from(after_span.start..after_span.start);
         let input = slice.map(eoi, |(t, s)| (t, s));
-        let res = if after_angle {
-            tile_buf_after_angle().parse_with_state(input, &mut st)
-        } else {
-            type_parser().parse_with_state(input, &mut st)
+        let (out, errs) = match entry {
+            Entry::Type => {
+                let (o, e) = type_parser()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                (o.map(Out::Type), e)
+            }
+            Entry::TileBufAfterAngle => {
+                let (o, e) = tile_buf_after_angle()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                (o.map(Out::Type), e)
+            }
+            Entry::Dict => {
+                st.types = std::mem::take(&mut self.m.types);
+                let (o, e) = attr_grammar::attr_dict()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                self.m.types = std::mem::take(&mut st.types);
+                (o.map(Out::Dict), e)
+            }
+            Entry::Value => {
+                st.types = std::mem::take(&mut self.m.types);
+                let (o, e) = attr_grammar::attr_value()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                self.m.types = std::mem::take(&mut st.types);
+                (o.map(Out::Value), e)
+            }
         };
-        let (out, errs) = res.into_output_errors();
         for p in std::mem::take(&mut st.diags) {
             match p.label {
                 Some((first, label)) => {
@@ -259,9 +382,9 @@ impl<'s> Parser<'s> {
             }
         }
         match (out, errs.into_iter().next()) {
-            (Some(ty), None) => {
+            (Some(o), None) => {
                 self.pos += n;
-                Ok((ty, start.join(self.prev_span())))
+                Ok((o, start.join(self.prev_span())))
             }
             (_, err) => {
                 let (fail, skip, at) = match err {
@@ -342,12 +465,12 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Moves past a type whose text is `span`, starting at the current token. When only the
-    /// name and `<` are buffered, the lexer jumps over the rest; a single token spanning the
+    /// Moves past a type or dictionary whose text is `span`, starting at the current token. When
+    /// only its first one or two tokens are buffered, the lexer jumps over the rest; a single token spanning the
     /// type stays behind so `prev_span` covers it.
-    fn skip_cached(&mut self, span: Span) {
+    pub(super) fn skip_cached(&mut self, span: Span) {
         let rel = self.pos.saturating_sub(self.buf_base);
-        let jumped = self.toks.len() == rel + 2
+        let jumped = (self.toks.len() == rel + 1 || self.toks.len() == rel + 2)
             && self
                 .stream
                 .as_mut()
@@ -430,12 +553,6 @@ impl<'s> Parser<'s> {
             }
             return Err(self.expected(&["','", "')'"]));
         }
-    }
-
-    /// Skips `< balanced-tokens >` starting at the current `<`; returns the span of the `>`.
-    pub(crate) fn skip_balanced_angle(&mut self) -> PResult<Span> {
-        self.expect(Tok::LAngle)?;
-        self.skip_balanced(Tok::RAngle)
     }
 
     /// Skips balanced tokens up to and including the closer matching an already consumed opener.
