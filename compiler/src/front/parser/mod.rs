@@ -82,6 +82,8 @@ pub(crate) struct Parser<'s> {
     /// Dictionaries already read from the same one-line source text (no diagnostics when first
     /// read), with spans relative to their `{`.
     dict_cache: HashMap<&'s str, Vec<attrs::Entry>, FxBuildHasher>,
+    /// Attribute values (`arith.constant` literals) already read from the same token text.
+    value_cache: HashMap<&'s str, crate::ir::Attr, FxBuildHasher>,
     any_ty: Option<TypeId>,
     depth: usize,
 }
@@ -113,6 +115,7 @@ impl<'s> Parser<'s> {
             names: HashMap::with_capacity_and_hasher(values, FxBuildHasher),
             type_cache: HashMap::with_capacity_and_hasher(64, FxBuildHasher),
             dict_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
+            value_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             any_ty: None,
             depth: 0,
         }

@@ -332,6 +332,19 @@ impl<'s> Parser<'s> {
             }
         };
         let n = toks.len();
+        // Values are cached by the text of their tokens (`0 : index` recurs in every function).
+        let value_key = match (entry, toks.first(), toks.last()) {
+            (Entry::Value, Some((_, a)), Some((_, b))) => {
+                Some(self.text(Span::new(a.start, b.end)))
+            }
+            _ => None,
+        };
+        if let Some(v) = value_key.and_then(|k| self.value_cache.get(k)) {
+            let v = v.clone();
+            self.pos += n;
+            return Ok((Out::Value(v), start.join(self.prev_span())));
+        }
+        let errors = self.errors;
         let (after, after_span) = match self.tok(self.pos + n) {
             Some(t) => (Some(t.tok), t.span),
             None => (None, self.eof_span()),
@@ -384,6 +397,11 @@ impl<'s> Parser<'s> {
         match (out, errs.into_iter().next()) {
             (Some(o), None) => {
                 self.pos += n;
+                if let (Some(k), Out::Value(v)) = (value_key, &o) {
+                    if self.errors == errors {
+                        self.value_cache.insert(k, v.clone());
+                    }
+                }
                 Ok((o, start.join(self.prev_span())))
             }
             (_, err) => {
