@@ -38,21 +38,30 @@ where
         let save = inp.save();
         let before = inp.cursor();
         let mut look = [None; 5];
-        for l in look.iter_mut() {
+        look[0] = inp.next();
+        let span: Sp = inp.span_since(&before);
+        for l in look.iter_mut().skip(1) {
             *l = inp.next();
         }
-        let span: Sp = inp.span_since(&before);
         inp.rewind(save);
         if ok(&look) {
-            Ok(())
-        } else {
-            Err(TyErr::Expected {
-                span: Sp::from(span.start..span.start),
-                expected: vec![SILENT],
-                found: look[0],
-                note: None,
-            })
+            return Ok(());
         }
+        // At the end of the slice the token after it is what was found.
+        let (found, span) = match look[0] {
+            Some(t) => (Some(t), span),
+            None => {
+                let st = inp.state();
+                let s = st.after_span;
+                (st.after, Sp::from(s.start..s.end))
+            }
+        };
+        Err(TyErr::Expected {
+            span,
+            expected: vec![SILENT],
+            found,
+            note: None,
+        })
     })
 }
 

@@ -78,7 +78,7 @@ impl<'s> Parser<'s> {
                 .iter()
                 .map(|e| e.shifted(start.start, true))
                 .collect();
-            self.skip_cached(Span::new(start.start, end));
+            self.skip_cached(Span::new(start.start, end), false);
             return Ok(entries);
         }
         let errors = self.errors;

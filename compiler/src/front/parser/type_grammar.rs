@@ -102,10 +102,10 @@ impl<'a, I: Input<'a, Token = Tok<'a>, Span = Sp>> ChError<'a, I> for TyErr<'a> 
                     note,
                 },
                 TyErr::Expected {
+                    span: s2,
                     expected: more,
                     found: f2,
                     note: n2,
-                    ..
                 },
             ) => {
                 for e in more {
@@ -113,6 +113,11 @@ impl<'a, I: Input<'a, Token = Tok<'a>, Span = Sp>> ChError<'a, I> for TyErr<'a> 
                         expected.push(e);
                     }
                 }
+                let span = if found.is_none() && f2.is_some() {
+                    s2
+                } else {
+                    span
+                };
                 TyErr::Expected {
                     span,
                     expected,
@@ -365,6 +370,29 @@ where
 {
     tokp(labels, move |t, s, _| {
         matches!(t, Tok::BareId(w) if w == word).then_some(Ok(s))
+    })
+}
+
+/// The closing `>` of a type whose last part was optional: `expected ',' or '>'` (just
+/// `'>'` at a `,` when `comma_done`, after the legacy `compact` key), as the hand-written
+/// parser listed it.
+fn close_angle<'a, I>(comma_done: bool) -> impl Parser<'a, I, (), Ex<'a>> + Clone
+where
+    I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
+{
+    let both = tokp(&["','", "'>'"], |t, _, _| {
+        matches!(t, Tok::RAngle).then_some(Ok(()))
+    });
+    let only = tokp(&["'>'"], |t, _, _| {
+        matches!(t, Tok::RAngle).then_some(Ok(()))
+    });
+    custom(move |inp: &mut InputRef<'a, '_, I, Ex<'a>>| {
+        let at_comma = comma_done && matches!(inp.peek(), Some(Tok::Comma));
+        if at_comma {
+            inp.parse(&only)
+        } else {
+            inp.parse(&both)
+        }
     })
 }
 
@@ -716,26 +744,23 @@ fn tb_key<'a, I>() -> impl Parser<'a, I, Key, Ex<'a>> + Clone
 where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
 {
-    let eq = || punct(Tok::Equals);
+    // A key word, checked for duplicates as soon as it is read (before its `=`).
+    // (`then`, not `ignore_then`: an ignored output is parsed in check mode, where `map_with`
+    // closures do not run.)
+    let key = |word: &'static str| {
+        kw(word, TB_KEYS)
+            .map_with(|kspan, e| note_key(e.state(), kspan))
+            .then_ignore(punct(Tok::Equals))
+    };
     let known = choice((
-        kw("valid", TB_KEYS)
-            .then_ignore(eq())
-            .then(dim_pair().map(|(r, c, s)| Key::Valid(r, c, s))),
-        kw("blayout", TB_KEYS)
-            .then_ignore(eq())
-            .then(blayout().map(Key::BLayout)),
-        kw("slayout", TB_KEYS)
-            .then_ignore(eq())
-            .then(slayout().map(Key::SLayout)),
-        kw("fractal", TB_KEYS)
-            .then_ignore(eq())
-            .then(fractal().map(Key::Fractal)),
-        kw("pad", TB_KEYS)
-            .then_ignore(eq())
-            .then(pad().map(Key::Pad)),
-        kw("compact", TB_KEYS)
-            .then_ignore(eq())
-            .then(compact().map(Key::Compact)),
+        key("valid")
+            .then(dim_pair())
+            .map(|(_, (r, c, s))| Key::Valid(r, c, s)),
+        key("blayout").then(blayout()).map(|(_, b)| Key::BLayout(b)),
+        key("slayout").then(slayout()).map(|(_, s)| Key::SLayout(s)),
+        key("fractal").then(fractal()).map(|(_, f)| Key::Fractal(f)),
+        key("pad").then(pad()).map(|(_, v)| Key::Pad(v)),
+        key("compact").then(compact()).map(|(_, v)| Key::Compact(v)),
     ));
     let known_word = |w: &str| {
         matches!(
@@ -743,18 +768,22 @@ where
             "valid" | "blayout" | "slayout" | "fractal" | "pad" | "compact"
         )
     };
-    // An unknown key: its value is skipped (one token, or a dimension list and one token).
+    // An unknown key (reported after its `=`): its value is skipped (one token, or a
+    // dimension list and one token).
     let unknown = tokp(TB_KEYS, move |t, s, _| match t {
         Tok::BareId(w) if !known_word(w) => Some(Ok(s)),
         _ => None,
     })
+    .map_with(|kspan, e| {
+        note_key(e.state(), kspan);
+        kspan
+    })
+    .then_ignore(punct(Tok::Equals))
     .map_with(|s, e| {
         let st = e.state();
         let key = st.text(s).to_string();
         st.push(ParseError::UnknownTileBufKey { key }, s, s.end);
-        s
     })
-    .then_ignore(eq())
     .then_ignore(
         tokp(&[SILENT], |t, _, _| {
             matches!(t, Tok::DimPrefix(_)).then_some(Ok(()))
@@ -762,26 +791,25 @@ where
         .or_not(),
     )
     .then_ignore(tokp(&[SILENT], |_, _, _| Some(Ok(()))))
-    .map(|s| (s, Key::Unknown));
-    punct(Tok::Comma)
-        .ignore_then(choice((known, unknown)))
-        .map_with(|(kspan, key), e| {
-            let st = e.state();
-            let word = st.text(kspan);
-            if let Some(&(_, first)) = st.keys.iter().find(|(k, _)| *k == word) {
-                st.diags.push(Pending {
-                    err: ParseError::DuplicateTileBufKey {
-                        key: word.to_string(),
-                    },
-                    span: kspan,
-                    at: kspan.end,
-                    label: Some((first, "first given here")),
-                });
-            } else {
-                st.keys.push((word, kspan));
-            }
-            key
-        })
+    .map(|_| Key::Unknown);
+    punct(Tok::Comma).ignore_then(choice((known, unknown)))
+}
+
+/// Records a compact key, or reports it as a duplicate (label `first given here`).
+fn note_key<'a>(st: &mut TyState<'a>, kspan: Span) {
+    let word = st.text(kspan);
+    if let Some(&(_, first)) = st.keys.iter().find(|(k, _)| *k == word) {
+        st.diags.push(Pending {
+            err: ParseError::DuplicateTileBufKey {
+                key: word.to_string(),
+            },
+            span: kspan,
+            at: kspan.end,
+            label: Some((first, "first given here")),
+        });
+    } else {
+        st.keys.push((word, kspan));
+    }
 }
 
 /// `loc, RxCxT {, key=value} >` (syntax.md §3.2).
@@ -937,7 +965,7 @@ where
         );
     head.then(valid)
         .then(layout)
-        .then_ignore(punct(Tok::RAngle))
+        .then_ignore(close_angle(true))
         .map_with(
             |(
                 ((((loc, elem), rows), cols), ((vr, vrs), (vc, vcs))),
@@ -1028,7 +1056,7 @@ where
                 .ignore_then(dim_pair())
                 .or_not(),
         )
-        .then_ignore(punct(Tok::RAngle))
+        .then_ignore(close_angle(false))
         .map_with(|((loc, (rows, cols, elem)), valid), e| {
             let end: Sp = e.span();
             let valid = valid.and_then(|(r, c, span)| {
@@ -1147,7 +1175,7 @@ where
     punct(Tok::LAngle)
         .ignore_then(elem(false))
         .then(punct(Tok::Comma).ignore_then(space).or_not())
-        .then_ignore(punct(Tok::RAngle))
+        .then_ignore(close_angle(false))
         .map(|(elem, space)| Type::Ptr {
             elem,
             space: space.unwrap_or(AddrSpace::Gm),

@@ -144,7 +144,7 @@ impl<'s> Parser<'s> {
                     let key = self.text(Span::new(start.start, end));
                     if let Some(&t) = self.type_cache.get(key) {
                         let span = Span::new(start.start, end);
-                        self.skip_cached(span);
+                        self.skip_cached(span, true);
                         return Ok((t, span));
                     }
                     let errors = self.errors;
@@ -321,7 +321,7 @@ impl<'s> Parser<'s> {
     /// the cursor and reports what it found: pending semantic diagnostics first, then the error
     /// that stopped it (if any), both through the usual lexical-error and context-label rules.
     /// On success the cursor moves past the construct; on failure it rests on the offending
-    /// token (past the type for a positional `!pto.tile`). Nesting deeper than `MAX_DEPTH` is
+    /// token (past the closing `>` for a positional `!pto.tile`). Nesting deeper than `MAX_DEPTH` is
     /// `expected shallower nesting` at the opener, without running the grammar.
     pub(super) fn run_grammar(&mut self, start: Span, entry: Entry) -> PResult<(Out, Span)> {
         let toks = match self.grammar_tokens(entry) {
@@ -409,12 +409,12 @@ impl<'s> Parser<'s> {
                     Some(e) => self.report_type_error(e, slice, after, after_span),
                     None => (super::Fail, false, after_span.start),
                 };
-                let idx = if skip {
-                    n
-                } else {
-                    slice.iter().position(|(_, s)| s.start >= at).unwrap_or(n)
-                };
-                self.pos += idx;
+                self.pos += slice.iter().position(|(_, s)| s.start >= at).unwrap_or(n);
+                if skip {
+                    // Positional `!pto.tile<...>`: continue after its closing '>' (reporting an
+                    // unbalanced one), as the statement parser always did.
+                    let _ = self.skip_balanced(Tok::RAngle);
+                }
                 Err(fail)
             }
         }
@@ -483,12 +483,14 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Moves past a type or dictionary whose text is `span`, starting at the current token. When
-    /// only its first one or two tokens are buffered, the lexer jumps over the rest; a single token spanning the
-    /// type stays behind so `prev_span` covers it.
-    pub(super) fn skip_cached(&mut self, span: Span) {
+    /// Moves past a type or dictionary whose text is `span`, starting at the current token.
+    /// With `jump` (types), when only the name and `<` are buffered, the lexer jumps over the
+    /// rest; a single token spanning the type stays behind so `prev_span` covers it. Dictionaries
+    /// never jump: recovery (§8.2) counts their braces.
+    pub(super) fn skip_cached(&mut self, span: Span, jump: bool) {
         let rel = self.pos.saturating_sub(self.buf_base);
-        let jumped = (self.toks.len() == rel + 1 || self.toks.len() == rel + 2)
+        let jumped = jump
+            && self.toks.len() == rel + 2
             && self
                 .stream
                 .as_mut()
