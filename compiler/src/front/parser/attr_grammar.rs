@@ -6,7 +6,7 @@
 //!   `first given here`; the first entry is kept); [`attr_value`] reads one `attr-value`
 //!   (`arith.constant`'s literal). Both recurse through [`value_and_dict`].
 //! - Types inside attributes (`: type` after literals, type values) use the type grammar plus
-//!   function types, and are interned into [`TyState::types`] (the module's table, lent for the
+//!   function types, and are interned into `TyState::types` (the module's table, lent for the
 //!   parse).
 //! - Where the hand-written parser decided by looking ahead (`#pto<round_mode X>` vs an opaque
 //!   `#pto<...>`, `array<...>` vs a type named `array`), a non-consuming [`guard`] fails

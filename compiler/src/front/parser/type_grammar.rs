@@ -21,13 +21,23 @@
 //! - **Semantic checks** that do not stop parsing (tile_buf domains, `valid` bounds, duplicate
 //!   and unknown compact keys, the vreg 2048-bit rule, shape rules) run in `map_with` closures
 //!   and record [`Pending`] diagnostics in the [`TyState`] (`extra::State`); every such closure
-//!   sits on an emitting path (collected repetitions only), so it always runs.
+//!   sits on an emitting path (collected repetitions, never the discarded side of
+//!   `ignore_then`/`then_ignore`: chumsky parses discarded outputs in check mode, where
+//!   `map_with` does not run), so it always runs.
 //! - **LL(1)**: every alternative is told apart by its first token, and an alternative that fails
 //!   after consuming a token makes the whole type fail (the furthest error wins over anything a
 //!   sibling could do). Hence pending diagnostics are never from an abandoned alternative of a
 //!   successful parse, and keeping them when the parse fails reproduces the hand-written
 //!   parser's "domain error, then syntax error" output. The state's inspector therefore only
 //!   rewinds the compact-key table.
+//! - **Parity**: messages, spans and recovery positions are those of the hand-written parser
+//!   this replaced (differentially fuzzed against it): e.g. the closing `>` after an optional
+//!   last part lists `','` too ([`close_angle`]), and a positional `!pto.tile` leaves the
+//!   statement parser to skip to its `>`.
+//! - **Scope**: the caller cuts the slice (`types.rs`: balanced brackets, at most `MAX_DEPTH`
+//!   deep and 4096 tokens). Function types in statement position (op signatures) are lists of
+//!   types composed by the statement parser; inside attributes `attr_grammar::full_type` reads
+//!   them.
 //! - Nothing here panics: no indexing of user data, integer parsing is checked.
 
 use chumsky::error::{Error as ChError, LabelError};
