@@ -1348,3 +1348,85 @@ where
     ))
     .labelled("type")
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Diagnostic;
+    use crate::front::{parse_module, InputFormat};
+
+    fn diags(src: &str) -> Vec<Diagnostic> {
+        parse_module(src, 0, InputFormat::Pto).diagnostics
+    }
+
+    fn messages(src: &str) -> Vec<(String, usize, usize)> {
+        diags(src)
+            .iter()
+            .map(|d| (d.message(), d.span.start, d.span.end))
+            .collect()
+    }
+
+    fn with_type(ty: &str) -> String {
+        format!("func.func @f(%a: {ty}) {{\n  return\n}}\n")
+    }
+
+    #[test]
+    fn expected_sets_merge_at_one_token() {
+        let src = with_type("!pto.ptr<f32 x>");
+        let m = messages(&src);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].0, "expected ',' or '>', found identifier 'x'");
+        let x = src.find(" x>").map_or(0, |i| i + 1);
+        assert_eq!((m[0].1, m[0].2), (x, x + 1));
+    }
+
+    #[test]
+    fn end_of_slice_names_the_next_token() {
+        // The slice stops before the unmatched ')'; `found` is that ')' with its span.
+        let src = with_type("!pto.tile_buf<vec, 16x16xf32");
+        let m = messages(&src);
+        assert_eq!(m[0].0, "expected ',' or '>', found ')'", "{m:?}");
+        let close = src.find(") {").unwrap_or(0);
+        assert_eq!((m[0].1, m[0].2), (close, close + 1));
+    }
+
+    #[test]
+    fn domain_errors_then_syntax_error() {
+        let m = messages(&with_type("!pto.tile_buf<vec, 16x16xf32, pad=7, pad=1 x>"));
+        let texts: Vec<&str> = m.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "pad must be 0 (null), 1 (zero), 2 (max) or 3 (min)",
+                "duplicate key 'pad' in compact tile_buf",
+                "expected ',' or '>', found identifier 'x'"
+            ]
+        );
+    }
+
+    #[test]
+    fn fatal_errors_are_not_relabelled() {
+        let m = messages(&with_type("float"));
+        assert_eq!(m[0].0, "unknown type 'float'; did you mean 'f32'?");
+        let m = messages(&with_type("->"));
+        assert_eq!(m[0].0, "expected type, found '->'");
+    }
+
+    #[test]
+    fn attribute_sets_and_cached_dictionaries() {
+        let line = "  pto.tcvt ins(%a {rmod = #pto<round_mode ROUND>} : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x16xf16>)\n";
+        let src = format!(
+            "func.func @f(%a: !pto.tile_buf<vec, 16x16xf32>, %b: !pto.tile_buf<vec, 16x16xf16>) {{\n{line}{line}  return\n}}\n"
+        );
+        let m = messages(&src);
+        // The second dictionary comes from the cache: its key span is rebased to its own line.
+        let keys: Vec<usize> = src.match_indices("rmod ").map(|(i, _)| i).collect();
+        let spans: Vec<usize> = m.iter().map(|t| t.1).collect();
+        assert_eq!(spans, keys, "{m:?}");
+        let m = messages("module attributes {,} {\n}\n");
+        assert_eq!(m[0].0, "expected attribute name, found ','");
+        let m = messages("module attributes {a = [1 2]} {\n}\n");
+        assert_eq!(m[0].0, "expected ',' or ']', found integer '2'");
+        let m = messages("module attributes {a = #pto<round_mode HALF_UP>} {\n}\n");
+        assert!(m[0].0.starts_with("unknown round mode 'HALF_UP'"), "{m:?}");
+    }
+}
