@@ -1,14 +1,17 @@
-//! Attributes (syntax.md §4): dictionaries, literal and composite values, the two round-mode
-//! spellings (D-18, D-19), saturation mode, and the per-op key checks of known ops (D-20,
-//! tcvt `satmode`/`sat_mode`, vcvt aliases normalised at parse time, §4.3).
+//! Attributes (syntax.md §4) on the statement parser's side: the entry points that run the
+//! chumsky attribute grammar (`attr_grammar`: dictionaries, literal and composite values, the two
+//! round-mode spellings D-18/D-19, saturation mode) on a dictionary's or value's tokens, and the
+//! per-op key checks of known ops (D-20, tcvt `satmode`/`sat_mode`, vcvt aliases normalised at
+//! parse time, §4.3).
 //!
 //! Invariant: an entry keeps its source spans so diagnostics and `OpSpans.attrs` point at the
 //! written `key = value`.
 
 use indexmap::IndexMap;
 
-use super::{edit_distance, PResult, Parser, MAX_DEPTH};
-use crate::diag::{Code, Diagnostic, Span};
+use super::types::{Entry as GrammarEntry, Out};
+use super::{edit_distance, PResult, Parser};
+use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
 use crate::front::lexer::{unescape, Tok};
 use crate::ir::{Attr, AttrDict, Part, Rnd, RoundMode, SatAttr, VSat};
@@ -22,6 +25,26 @@ pub(crate) struct Entry {
     pub span: Span,
     pub value: Attr,
     pub value_span: Span,
+}
+
+impl Entry {
+    /// The entry with its spans moved by `by` bytes (forward when `forward`, else back).
+    fn shifted(&self, by: usize, forward: bool) -> Entry {
+        let mv = |s: Span| {
+            if forward {
+                Span::new(s.start.saturating_add(by), s.end.saturating_add(by))
+            } else {
+                Span::new(s.start.saturating_sub(by), s.end.saturating_sub(by))
+            }
+        };
+        Entry {
+            key: self.key.clone(),
+            key_span: mv(self.key_span),
+            span: mv(self.span),
+            value: self.value.clone(),
+            value_span: mv(self.value_span),
+        }
+    }
 }
 
 /// Typed tcvt attributes.
@@ -40,67 +63,63 @@ pub(crate) struct VcvtAttrs {
 }
 
 impl<'s> Parser<'s> {
-    /// `{ entry, ... }` at the current `{`. Duplicates are reported and dropped.
+    /// `{ entry, ... }` at the current `{`, by the chumsky grammar (`attr_grammar`).
+    /// Duplicates are reported and dropped.
+    /// One-line dictionaries are cached by source text like types (the January files repeat
+    /// `{rmode = ...}` on every op); a cached entry is rebased to the new `{`.
     pub(crate) fn attr_dict(&mut self) -> PResult<Vec<Entry>> {
-        if self.depth > MAX_DEPTH {
-            return Err(self.expected(&["shallower nesting"]));
+        let start = self.span();
+        let Some(end) = self.brace_end(start.start) else {
+            return self.attr_dict_uncached(start);
+        };
+        let key = self.text(Span::new(start.start, end));
+        if let Some(cached) = self.dict_cache.get(key) {
+            let entries = cached
+                .iter()
+                .map(|e| e.shifted(start.start, true))
+                .collect();
+            self.skip_cached(Span::new(start.start, end), false);
+            return Ok(entries);
         }
-        self.depth += 1;
-        let r = self.attr_dict_inner();
-        self.depth -= 1;
-        r
+        let errors = self.errors;
+        let d = self.attr_dict_uncached(start)?;
+        if self.errors == errors && self.prev_span().end == end {
+            let rel = d.iter().map(|e| e.shifted(start.start, false)).collect();
+            self.dict_cache.insert(key, rel);
+        }
+        Ok(d)
     }
 
-    fn attr_dict_inner(&mut self) -> PResult<Vec<Entry>> {
-        self.expect(Tok::LBrace)?;
-        let mut out: Vec<Entry> = Vec::new();
-        if self.eat(Tok::RBrace) {
-            return Ok(out);
-        }
-        loop {
-            let (key, key_span) = match self.peek() {
-                Some(Tok::BareId(k)) => (k.to_string(), self.bump()),
-                Some(Tok::Str(k)) => (unescape(k), self.bump()),
-                _ => return Err(self.expected(&["attribute name"])),
-            };
-            let (value, value_span) = if self.eat(Tok::Equals) {
-                let start = self.span();
-                let v = self.attr_value()?;
-                (v, start.join(self.prev_span()))
-            } else {
-                (Attr::Unit, key_span)
-            };
-            let entry = Entry {
-                key,
-                key_span,
-                span: key_span.join(value_span),
-                value,
-                value_span,
-            };
-            if let Some(first) = out.iter().find(|e| e.key == entry.key) {
-                let d = Diagnostic::new(
-                    Code::DuplicateAttribute,
-                    ParseError::DuplicateAttribute {
-                        key: entry.key.clone(),
-                    },
-                    entry.key_span,
-                )
-                .with_label(first.key_span, "first given here");
-                self.push_diag(d);
-            } else {
-                out.push(entry);
-            }
-            if self.eat(Tok::Comma) {
-                continue;
-            }
-            if self.eat(Tok::RBrace) {
-                return Ok(out);
-            }
-            return Err(self.expected(&["','", "'}'"]));
+    fn attr_dict_uncached(&mut self, start: Span) -> PResult<Vec<Entry>> {
+        match self.run_grammar(start, GrammarEntry::Dict)? {
+            (Out::Dict(d), _) => Ok(d),
+            _ => Err(super::Fail),
         }
     }
 
-    /// An optional dictionary.
+    /// Byte offset just past the `}` matching the `{` at `from` (same line, no strings or
+    /// comments), for the dictionary cache.
+    fn brace_end(&self, from: usize) -> Option<usize> {
+        let rel = from.checked_sub(self.base)?;
+        let bytes = self.src.as_bytes().get(rel..)?;
+        let mut depth = 0u32;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(from + i + 1);
+                    }
+                }
+                b'\n' | b'"' | b'/' => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// An optional dictionary: a `{` commits to one.
     pub(crate) fn opt_attr_dict(&mut self) -> PResult<Option<(Vec<Entry>, Span)>> {
         if self.at(Tok::LBrace) {
             let start = self.span();
@@ -111,184 +130,12 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn opt_literal_type(&mut self) -> PResult<Option<crate::ir::TypeId>> {
-        if self.eat(Tok::Colon) {
-            Ok(Some(self.parse_type()?.0))
-        } else {
-            Ok(None)
-        }
-    }
-
-    /// `attr-value` (syntax.md §4).
+    /// `attr-value` (syntax.md §4) at the cursor, by the chumsky grammar.
     pub(crate) fn attr_value(&mut self) -> PResult<Attr> {
-        if self.depth > MAX_DEPTH {
-            return Err(self.expected(&["shallower nesting"]));
-        }
-        self.depth += 1;
-        let r = self.attr_value_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn attr_value_inner(&mut self) -> PResult<Attr> {
         let start = self.span();
-        match self.peek() {
-            Some(Tok::Int(s)) => {
-                let span = self.bump();
-                let Ok(value) = s.parse::<i64>() else {
-                    return Err(self.error_at(ParseError::IntegerOutOfRange, span));
-                };
-                let ty = self.opt_literal_type()?;
-                Ok(Attr::Int { value, ty })
-            }
-            Some(Tok::HexInt(s)) => {
-                let span = self.bump();
-                let Ok(value) = u64::from_str_radix(&s[2..], 16) else {
-                    return Err(self.error_at(ParseError::IntegerOutOfRange, span));
-                };
-                let ty = self.opt_literal_type()?;
-                Ok(Attr::Hex { value, ty })
-            }
-            Some(Tok::Float(s)) => {
-                self.bump();
-                let bits = s.parse::<f64>().unwrap_or(f64::NAN).to_bits();
-                let ty = self.opt_literal_type()?;
-                Ok(Attr::Float { bits, ty })
-            }
-            Some(Tok::Str(s)) => {
-                self.bump();
-                Ok(Attr::Str(unescape(s)))
-            }
-            Some(Tok::Symbol(s)) => {
-                self.bump();
-                Ok(Attr::Symbol(symbol_name(s)))
-            }
-            Some(Tok::LBracket) => {
-                self.bump();
-                let mut items = Vec::new();
-                if self.eat(Tok::RBracket) {
-                    return Ok(Attr::Array(items));
-                }
-                loop {
-                    items.push(self.attr_value()?);
-                    if self.eat(Tok::Comma) {
-                        continue;
-                    }
-                    if self.eat(Tok::RBracket) {
-                        return Ok(Attr::Array(items));
-                    }
-                    return Err(self.expected(&["','", "']'"]));
-                }
-            }
-            Some(Tok::LBrace) => {
-                let entries = self.attr_dict()?;
-                Ok(Attr::Dict(
-                    entries.into_iter().map(|e| (e.key, e.value)).collect(),
-                ))
-            }
-            Some(Tok::AttrName(name)) => {
-                self.bump();
-                match name {
-                    "#pto" if self.at(Tok::LAngle) => self.pto_enum_attr(start),
-                    "#pto.round_mode" if self.at(Tok::LAngle) => self.isa_round_mode(),
-                    _ => {
-                        if self.at(Tok::LAngle) {
-                            let end = self.skip_balanced_angle()?;
-                            Ok(Attr::Opaque(self.text(start.join(end)).to_string()))
-                        } else {
-                            Ok(Attr::Opaque(name.to_string()))
-                        }
-                    }
-                }
-            }
-            Some(Tok::BareId("true")) => {
-                self.bump();
-                Ok(Attr::Bool(true))
-            }
-            Some(Tok::BareId("false")) => {
-                self.bump();
-                Ok(Attr::Bool(false))
-            }
-            Some(Tok::BareId("unit")) => {
-                self.bump();
-                Ok(Attr::Unit)
-            }
-            Some(Tok::BareId(
-                "array" | "dense" | "dense_resource" | "sparse" | "affine_map" | "strided",
-            )) if matches!(self.peek_at(1), Some(Tok::LAngle)) => {
-                self.bump();
-                let end = self.skip_balanced_angle()?;
-                Ok(Attr::Opaque(self.text(start.join(end)).to_string()))
-            }
-            Some(Tok::BareId(_) | Tok::TypeName(_) | Tok::LParen) => {
-                let (t, _) = self.parse_type()?;
-                Ok(Attr::Type(t))
-            }
-            _ => Err(self.expected(&["attribute value"])),
-        }
-    }
-
-    /// `#pto<round_mode X>`, `#pto<saturation_mode ON|OFF>`, other `#pto<...>` verbatim.
-    fn pto_enum_attr(&mut self, start: Span) -> PResult<Attr> {
-        match (self.peek_at(1), self.peek_at(2), self.peek_at(3)) {
-            (Some(Tok::BareId("round_mode")), Some(Tok::BareId(m)), Some(Tok::RAngle)) => {
-                self.pos += 2;
-                let span = self.bump();
-                self.bump();
-                match RoundMode::from_ptoas(m) {
-                    Some(rm) => Ok(Attr::RoundMode(rm)),
-                    None => Err(self.error_at(
-                        ParseError::UnknownRoundMode {
-                            name: m.to_string(),
-                        },
-                        span,
-                    )),
-                }
-            }
-            (Some(Tok::BareId("saturation_mode")), Some(Tok::BareId(m)), Some(Tok::RAngle)) => {
-                self.pos += 2;
-                let span = self.bump();
-                self.bump();
-                match m {
-                    "ON" => Ok(Attr::SatMode { on: true }),
-                    "OFF" => Ok(Attr::SatMode { on: false }),
-                    _ => Err(self.error_at(
-                        ParseError::UnknownSatMode {
-                            name: m.to_string(),
-                        },
-                        span,
-                    )),
-                }
-            }
-            _ => {
-                let end = self.skip_balanced_angle()?;
-                Ok(Attr::Opaque(self.text(start.join(end)).to_string()))
-            }
-        }
-    }
-
-    /// `#pto.round_mode<CAST_X>` (D-18, D-19).
-    fn isa_round_mode(&mut self) -> PResult<Attr> {
-        self.expect(Tok::LAngle)?;
-        let Some(Tok::BareId(m)) = self.peek() else {
-            return Err(self.expected(&["round mode"]));
-        };
-        let span = self.bump();
-        self.expect(Tok::RAngle)?;
-        match RoundMode::from_isa(m) {
-            Some(rm) => Ok(Attr::RoundMode(rm)),
-            None if RoundMode::from_ptoas(m).is_some() => Err(self.error_at(
-                ParseError::RoundModeIsaMixed {
-                    name: m.to_string(),
-                },
-                span,
-            )),
-            None => Err(self.error_at(
-                ParseError::UnknownIsaRoundMode {
-                    name: m.to_string(),
-                },
-                span,
-            )),
+        match self.run_grammar(start, GrammarEntry::Value)? {
+            (Out::Value(v), _) => Ok(v),
+            _ => Err(super::Fail),
         }
     }
 

@@ -1,8 +1,9 @@
 //! Recursive-descent parser and IR builder for `.pto` text (syntax.md §2-§6.1, §8).
 //!
 //! Owns the token cursor, `expected <set>, found <token>` diagnostics with their context label,
-//! statement-level recovery (§8.2) and name binding. Submodules: `types` (§3), `attrs` (§4),
-//! `ops` (custom and generic op forms), `module` (module/func/regions).
+//! statement-level recovery (§8.2) and name binding. Submodules: `types` (§3: the type cache,
+//! function types, and the bridge that runs the chumsky grammar of `type_grammar` on a type's
+//! tokens), `attrs` (§4), `ops` (custom and generic op forms), `module` (module/func/regions).
 //!
 //! Invariants:
 //! - the cursor only walks the lexer's tokens minus error tokens (those are reported by the
@@ -13,11 +14,12 @@
 //!   brackets is bounded by `MAX_DEPTH`.
 
 mod asm;
+mod attr_grammar;
 mod attrs;
 mod generic;
 mod module;
 mod ops;
-mod tile_types;
+mod type_grammar;
 mod types;
 
 use std::collections::HashMap;
@@ -77,6 +79,11 @@ pub(crate) struct Parser<'s> {
     names: HashMap<&'s str, Binding, FxBuildHasher>,
     /// Types already built from the same source text (no diagnostics when first built).
     type_cache: HashMap<&'s str, TypeId, FxBuildHasher>,
+    /// Dictionaries already read from the same one-line source text (no diagnostics when first
+    /// read), with spans relative to their `{`.
+    dict_cache: HashMap<&'s str, Vec<attrs::Entry>, FxBuildHasher>,
+    /// Attribute values (`arith.constant` literals) already read from the same token text.
+    value_cache: HashMap<&'s str, crate::ir::Attr, FxBuildHasher>,
     any_ty: Option<TypeId>,
     depth: usize,
 }
@@ -107,6 +114,8 @@ impl<'s> Parser<'s> {
             explicit_module: false,
             names: HashMap::with_capacity_and_hasher(values, FxBuildHasher),
             type_cache: HashMap::with_capacity_and_hasher(64, FxBuildHasher),
+            dict_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
+            value_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             any_ty: None,
             depth: 0,
         }
@@ -246,14 +255,6 @@ impl<'s> Parser<'s> {
         self.peek()
             .map_or_else(|| "end of input".to_string(), |t| t.describe())
     }
-    /// A bare word quoted as written (`'rows'`), other tokens described.
-    fn found_quoted(&mut self) -> String {
-        match self.peek() {
-            Some(Tok::BareId(s)) => format!("'{s}'"),
-            _ => self.found(),
-        }
-    }
-
     // ---- diagnostics ----
 
     /// Records `diag`, counting errors; returns `Fail` for `?` chaining.
@@ -316,17 +317,52 @@ impl<'s> Parser<'s> {
 
     /// `expected <set>, found <current token>`; `set` is sorted and de-duplicated here.
     fn expected(&mut self, set: &[&str]) -> Fail {
-        let mut v: Vec<String> = set.iter().map(|s| s.to_string()).collect();
-        // Separators first, then closers, then everything else (`expected ',' or ')'`).
-        let rank = |s: &str| match s {
-            "','" => 0,
-            "')'" | "']'" | "'}'" | "'>'" => 1,
-            _ => 2,
-        };
-        v.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)));
-        v.dedup();
+        let v = sort_expected(set.iter().map(|s| s.to_string()).collect());
         let found = self.found();
         self.syntax(ParseError::Expected { expected: v, found })
+    }
+
+    /// Reports a syntax-style diagnostic built elsewhere (the type grammar): silenced by a
+    /// lexical error before `at`, and given the context label of the current op when `ctx`.
+    fn report_syntax(&mut self, mut d: Diagnostic, at: usize, ctx: bool) -> Fail {
+        let at = if ctx {
+            at
+        } else {
+            at.max(self.prev_span().end)
+        };
+        if self.lex_error_before(at) {
+            return Fail;
+        }
+        if ctx {
+            if let Some((cspan, name)) = &self.ctx {
+                d = d.with_label(*cspan, format!("while parsing this {name}"));
+            }
+        }
+        self.report(d)
+    }
+
+    /// [`Self::error_at`] for an error found up to byte `at` (the type grammar's pending
+    /// diagnostics, reported after the cursor moved on).
+    pub(crate) fn error_at_pos(&mut self, err: ParseError, span: Span, at: usize) -> Fail {
+        if self.lex_error_before(span.start.max(at)) {
+            return Fail;
+        }
+        let d = Diagnostic::new(err.code(), err, span);
+        self.report(d)
+    }
+
+    /// An integer literal token as i64.
+    pub(crate) fn int_value(&mut self) -> PResult<(i64, Span)> {
+        match self.peek() {
+            Some(Tok::Int(s)) => {
+                let span = self.bump();
+                match s.parse::<i64>() {
+                    Ok(v) => Ok((v, span)),
+                    Err(_) => Err(self.error_at(ParseError::IntegerOutOfRange, span)),
+                }
+            }
+            _ => Err(self.expected(&["integer"])),
+        }
     }
 
     fn expect(&mut self, tok: Tok<'_>) -> PResult<Span> {
@@ -464,6 +500,19 @@ impl<'s> Parser<'s> {
     fn define_arg(&mut self, name: &'s str, v: ValueId) {
         self.names.insert(name, Binding::Arg(v));
     }
+}
+
+/// Sorts an `expected` set as syntax.md §8.1 wants it: separators first, then closers, then
+/// everything else alphabetically (`expected ',' or ')'`), without duplicates.
+pub(crate) fn sort_expected(mut v: Vec<String>) -> Vec<String> {
+    let rank = |s: &str| match s {
+        "','" => 0,
+        "')'" | "']'" | "'}'" | "'>'" => 1,
+        _ => 2,
+    };
+    v.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)));
+    v.dedup();
+    v
 }
 
 /// Token kinds compare equal ignoring their payload.

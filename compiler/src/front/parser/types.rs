@@ -1,16 +1,49 @@
-//! Types (syntax.md §3): element types, `!pto.tile_buf` (legacy keyed and compact),
-//! `!pto.tile`, `!pto.vreg` (D-14 size rule), `!pto.mask`, `!pto.ptr`, views, function types and
-//! opaque types (D-9, kept verbatim). Every type is interned in the module's `TypeTable`.
+//! Types (syntax.md §3) on the statement parser's side: the type cache, function types (lists
+//! of types, composed here), balanced-token skipping for opaque attributes, the element-type
+//! spelling tables, and the bridge to the chumsky type grammar (`type_grammar`), which reads
+//! every other type. Every type is interned in the module's `TypeTable`.
 //!
-//! Domain errors (a value out of range) are reported and parsing continues with the type built
-//! from what was written; only token-level mismatches fail.
+//! Invariants: the grammar sees exactly the tokens of one type (a balanced `<...>` after a type
+//! name or opaque word, else one token), with the token after them standing for its end of
+//! input; its diagnostics go through the same lexical-error suppression and context labels as
+//! the hand-written ones; a type is cached by its text only if it produced no diagnostic.
 
+use chumsky::input::Input as _;
+use chumsky::Parser as _;
+
+use super::attr_grammar;
+use super::type_grammar::{
+    tile_buf_after_angle, type_parser, Fatal, Sp, TyErr, TyState, OPAQUE_WORDS, SILENT,
+};
 use super::{PResult, Parser, MAX_DEPTH};
 use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
-use crate::front::lexer::{dim_prefix_extents, Tok};
-use crate::ir::types::{AddrSpace, Dim, MaskGranularity, Signedness};
+use crate::front::lexer::Tok;
+use crate::ir::types::Signedness;
 use crate::ir::{ScalarType, Type, TypeId};
+
+/// Longest token slice handed to a grammar (far beyond any real type or dictionary).
+const MAX_TYPE_TOKENS: usize = 4096;
+
+/// What a grammar run reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Entry {
+    /// A type (function types are composed by the statement parser).
+    Type,
+    /// The part of a tile_buf after `<` (D-7b).
+    TileBufAfterAngle,
+    /// `{ ... }` (syntax.md §4).
+    Dict,
+    /// One attribute value.
+    Value,
+}
+
+/// What a grammar run produced.
+pub(super) enum Out {
+    Type(Type),
+    Dict(Vec<super::attrs::Entry>),
+    Value(crate::ir::Attr),
+}
 
 /// Builtin float spellings that parse but convert nowhere.
 const OTHER_FLOATS: &[&str] = &[
@@ -69,7 +102,7 @@ pub(crate) fn scalar_from_typename(s: &str) -> Option<ScalarType> {
     })
 }
 
-fn type_hint(s: &str) -> Option<String> {
+pub(crate) fn type_hint(s: &str) -> Option<String> {
     let fixed = match s {
         "half" => Some("f16"),
         "float" => Some("f32"),
@@ -99,45 +132,365 @@ impl<'s> Parser<'s> {
         self.m.types.intern(t)
     }
 
-    pub(super) fn domain(&mut self, message: impl Into<String>, span: Span) {
-        self.error_at(
-            ParseError::TypeDomain {
-                message: message.into(),
-            },
-            span,
-        );
-    }
-
-    /// `type` (syntax.md §3); returns the interned type and its span. Parameterised `!pto.*`
-    /// types are cached by source text: the January files repeat one tile_buf spelling on
-    /// every op.
+    /// `type` (syntax.md §3); returns the interned type and its span. Function types are
+    /// composed here from types; every other type is read by the chumsky grammar
+    /// (`type_grammar`). Parameterised types and single-word scalars are cached by source text:
+    /// the January files repeat one tile_buf spelling on every op.
     pub(crate) fn parse_type(&mut self) -> PResult<(TypeId, Span)> {
         let start = self.span();
-        if let (Some(Tok::TypeName(_)), Some(Tok::LAngle)) = (self.peek(), self.peek_at(1)) {
-            if let Some(end) = self.angle_end(start.end) {
-                let key = self.text(Span::new(start.start, end));
-                if let Some(&t) = self.type_cache.get(key) {
-                    let span = Span::new(start.start, end);
-                    self.skip_cached(span);
-                    return Ok((t, span));
+        match (self.peek(), self.peek_at(1)) {
+            (Some(Tok::TypeName(_)), Some(Tok::LAngle)) => {
+                if let Some(end) = self.angle_end(start.end) {
+                    let key = self.text(Span::new(start.start, end));
+                    if let Some(&t) = self.type_cache.get(key) {
+                        let span = Span::new(start.start, end);
+                        self.skip_cached(span, true);
+                        return Ok((t, span));
+                    }
+                    let errors = self.errors;
+                    let r = self.grammar_type_id(start)?;
+                    if self.errors == errors && r.1.end == end {
+                        self.type_cache.insert(key, r.0);
+                    }
+                    return Ok(r);
                 }
-                let errors = self.errors;
-                let r = self.parse_type_uncached(start)?;
-                if self.errors == errors && r.1.end == end {
-                    self.type_cache.insert(key, r.0);
-                }
-                return Ok(r);
             }
+            (Some(Tok::BareId(w)), next) => {
+                if let Some(&t) = self.type_cache.get(w) {
+                    self.pos += 1;
+                    return Ok((t, start));
+                }
+                if !matches!(next, Some(Tok::LAngle)) {
+                    let errors = self.errors;
+                    let r = self.grammar_type_id(start)?;
+                    if self.errors == errors && r.1 == start {
+                        self.type_cache.insert(w, r.0);
+                    }
+                    return Ok(r);
+                }
+            }
+            (Some(Tok::LParen), _) => {
+                let (t, _, _) = self.function_type()?;
+                let span = start.join(self.prev_span());
+                return Ok((self.intern(t), span));
+            }
+            _ => {}
         }
-        self.parse_type_uncached(start)
+        self.grammar_type_id(start)
     }
 
-    /// Moves past a type whose text is `span`, starting at the current token. When only the
-    /// name and `<` are buffered, the lexer jumps over the rest; a single token spanning the
-    /// type stays behind so `prev_span` covers it.
-    fn skip_cached(&mut self, span: Span) {
+    /// The part of a tile_buf after `<` (`pto.alloc_tile : <...>`, D-7b), by the chumsky grammar.
+    pub(crate) fn tile_buf_after_angle(&mut self, start: Span) -> PResult<Type> {
+        self.grammar_type(start, true).map(|(t, _)| t)
+    }
+
+    fn grammar_type_id(&mut self, start: Span) -> PResult<(TypeId, Span)> {
+        let (t, span) = self.grammar_type(start, false)?;
+        Ok((self.intern(t), span))
+    }
+
+    /// Appends the tokens from index `i` while brackets are open (`stack` holds the expected
+    /// closers): stops after the closer that empties `stack`, before a closer that matches
+    /// nothing, at end of input, or after `MAX_TYPE_TOKENS`. Returns the next index, or the
+    /// index of the opener that nests deeper than `MAX_DEPTH`.
+    fn collect_balanced(
+        &mut self,
+        mut i: usize,
+        stack: &mut Vec<Tok<'static>>,
+        out: &mut Vec<(Tok<'s>, Sp)>,
+    ) -> Result<usize, usize> {
+        while let Some(t) = self.tok(i) {
+            if out.len() >= MAX_TYPE_TOKENS {
+                break;
+            }
+            let close = match t.tok {
+                Tok::LAngle => Some(Tok::RAngle),
+                Tok::LParen => Some(Tok::RParen),
+                Tok::LBracket => Some(Tok::RBracket),
+                Tok::LBrace => Some(Tok::RBrace),
+                _ => None,
+            };
+            if let Some(c) = close {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(i);
+                }
+                stack.push(c);
+            } else if matches!(
+                t.tok,
+                Tok::RAngle | Tok::RParen | Tok::RBracket | Tok::RBrace
+            ) {
+                if stack.last().is_some_and(|c| super::same_kind(*c, t.tok)) {
+                    stack.pop();
+                } else {
+                    break;
+                }
+            }
+            out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+            i += 1;
+            if stack.is_empty() {
+                break;
+            }
+        }
+        Ok(i)
+    }
+
+    /// The tokens of the type at index `i`: a type name or opaque word with its balanced
+    /// `<...>`, a function type (`(...) -> ...`), else the single token.
+    fn collect_type(&mut self, mut i: usize, out: &mut Vec<(Tok<'s>, Sp)>) -> Result<usize, usize> {
+        // `(..) -> (..) -> ...` chains stay flat (no recursion).
+        loop {
+            let Some(t0) = self.tok(i) else {
+                return Ok(i);
+            };
+            if matches!(t0.tok, Tok::LParen) {
+                i = self.collect_balanced(i, &mut Vec::new(), out)?;
+                match self.tok(i) {
+                    Some(t) if matches!(t.tok, Tok::Arrow) && out.len() < MAX_TYPE_TOKENS => {
+                        out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+                        i += 1;
+                        continue;
+                    }
+                    _ => return Ok(i),
+                }
+            }
+            out.push((t0.tok, Sp::from(t0.span.start..t0.span.end)));
+            i += 1;
+            let angled = match t0.tok {
+                Tok::TypeName(n) => scalar_from_typename(n).is_none(),
+                Tok::BareId(w) => OPAQUE_WORDS.contains(&w),
+                _ => false,
+            };
+            if angled && matches!(self.tok(i).map(|t| t.tok), Some(Tok::LAngle)) {
+                return self.collect_balanced(i, &mut Vec::new(), out);
+            }
+            return Ok(i);
+        }
+    }
+
+    /// The tokens `entry` reads at the cursor.
+    fn grammar_tokens(&mut self, entry: Entry) -> Result<Vec<(Tok<'s>, Sp)>, usize> {
+        let mut out = Vec::new();
+        let i = self.pos;
+        match entry {
+            Entry::Type => {
+                self.collect_type(i, &mut out)?;
+            }
+            Entry::TileBufAfterAngle => {
+                self.collect_balanced(i, &mut vec![Tok::RAngle], &mut out)?;
+            }
+            Entry::Dict => {
+                self.collect_balanced(i, &mut Vec::new(), &mut out)?;
+            }
+            Entry::Value => {
+                // A literal and its `: type`, or a bracketed value, or one token.
+                match self.tok(i).map(|t| t.tok) {
+                    Some(Tok::LBrace | Tok::LBracket) => {
+                        self.collect_balanced(i, &mut Vec::new(), &mut out)?;
+                    }
+                    Some(Tok::Int(_) | Tok::HexInt(_) | Tok::Float(_)) => {
+                        let mut j = self.collect_type(i, &mut out)?;
+                        if let Some(t) = self.tok(j).filter(|t| matches!(t.tok, Tok::Colon)) {
+                            out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+                            j += 1;
+                            self.collect_type(j, &mut out)?;
+                        }
+                    }
+                    _ => {
+                        self.collect_type(i, &mut out)?;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `<entry>` of the type grammar (`type`, or a tile_buf after `<`) at the cursor.
+    fn grammar_type(&mut self, start: Span, after_angle: bool) -> PResult<(Type, Span)> {
+        let entry = if after_angle {
+            Entry::TileBufAfterAngle
+        } else {
+            Entry::Type
+        };
+        match self.run_grammar(start, entry)? {
+            (Out::Type(t), span) => Ok((t, span)),
+            _ => Err(super::Fail),
+        }
+    }
+
+    /// Runs a chumsky grammar (`type_grammar`, `attr_grammar`) on the tokens of one construct at
+    /// the cursor and reports what it found: pending semantic diagnostics first, then the error
+    /// that stopped it (if any), both through the usual lexical-error and context-label rules.
+    /// On success the cursor moves past the construct; on failure it rests on the offending
+    /// token (past the closing `>` for a positional `!pto.tile`). Nesting deeper than `MAX_DEPTH` is
+    /// `expected shallower nesting` at the opener, without running the grammar.
+    pub(super) fn run_grammar(&mut self, start: Span, entry: Entry) -> PResult<(Out, Span)> {
+        let toks = match self.grammar_tokens(entry) {
+            Ok(t) => t,
+            Err(deep) => {
+                self.pos = deep;
+                return Err(self.expected(&["shallower nesting"]));
+            }
+        };
+        let n = toks.len();
+        // Values are cached by the text of their tokens (`0 : index` recurs in every function).
+        let value_key = match (entry, toks.first(), toks.last()) {
+            (Entry::Value, Some((_, a)), Some((_, b))) => {
+                Some(self.text(Span::new(a.start, b.end)))
+            }
+            _ => None,
+        };
+        if let Some(v) = value_key.and_then(|k| self.value_cache.get(k)) {
+            let v = v.clone();
+            self.pos += n;
+            return Ok((Out::Value(v), start.join(self.prev_span())));
+        }
+        let errors = self.errors;
+        let (after, after_span) = match self.tok(self.pos + n) {
+            Some(t) => (Some(t.tok), t.span),
+            None => (None, self.eof_span()),
+        };
+        let slice: &[(Tok<'_>, Sp)] = &toks;
+        let mut st = TyState::new(self.src, self.base, after, after_span);
+        let eoi = Sp::from(after_span.start..after_span.start);
+        let input = slice.map(eoi, |(t, s)| (t, s));
+        let (out, errs) = match entry {
+            Entry::Type => {
+                let (o, e) = type_parser()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                (o.map(Out::Type), e)
+            }
+            Entry::TileBufAfterAngle => {
+                let (o, e) = tile_buf_after_angle()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                (o.map(Out::Type), e)
+            }
+            Entry::Dict => {
+                st.types = std::mem::take(&mut self.m.types);
+                let (o, e) = attr_grammar::attr_dict()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                self.m.types = std::mem::take(&mut st.types);
+                (o.map(Out::Dict), e)
+            }
+            Entry::Value => {
+                st.types = std::mem::take(&mut self.m.types);
+                let (o, e) = attr_grammar::attr_value()
+                    .parse_with_state(input, &mut st)
+                    .into_output_errors();
+                self.m.types = std::mem::take(&mut st.types);
+                (o.map(Out::Value), e)
+            }
+        };
+        for p in std::mem::take(&mut st.diags) {
+            match p.label {
+                Some((first, label)) => {
+                    let d = Diagnostic::new(p.err.code(), p.err, p.span).with_label(first, label);
+                    self.push_diag(d);
+                }
+                None => {
+                    self.error_at_pos(p.err, p.span, p.at);
+                }
+            }
+        }
+        match (out, errs.into_iter().next()) {
+            (Some(o), None) => {
+                self.pos += n;
+                if let (Some(k), Out::Value(v)) = (value_key, &o) {
+                    if self.errors == errors {
+                        self.value_cache.insert(k, v.clone());
+                    }
+                }
+                Ok((o, start.join(self.prev_span())))
+            }
+            (_, err) => {
+                let (fail, skip, at) = match err {
+                    Some(e) => self.report_type_error(e, slice, after, after_span),
+                    None => (super::Fail, false, after_span.start),
+                };
+                self.pos += slice.iter().position(|(_, s)| s.start >= at).unwrap_or(n);
+                if skip {
+                    // Positional `!pto.tile<...>`: continue after its closing '>' (reporting an
+                    // unbalanced one), as the statement parser always did.
+                    let _ = self.skip_balanced(Tok::RAngle);
+                }
+                Err(fail)
+            }
+        }
+    }
+
+    /// Turns a grammar error into a diagnostic (syntax.md §8.1). Returns the failure, whether
+    /// to skip the whole type, and the byte offset of the offending token.
+    fn report_type_error(
+        &mut self,
+        e: TyErr<'_>,
+        toks: &[(Tok<'_>, Sp)],
+        after: Option<Tok<'_>>,
+        after_span: Span,
+    ) -> (super::Fail, bool, usize) {
+        match e {
+            TyErr::Expected {
+                span,
+                expected,
+                found,
+                note,
+            } => {
+                let (found, span) = match found.or(after) {
+                    Some(t) if found.is_some() => (t.describe(), Span::new(span.start, span.end)),
+                    Some(t) => (t.describe(), after_span),
+                    None => ("end of input".to_string(), after_span),
+                };
+                let set: Vec<String> = expected
+                    .into_iter()
+                    .filter(|l| *l != SILENT)
+                    .map(str::to_string)
+                    .collect();
+                let err = ParseError::Expected {
+                    expected: super::sort_expected(set),
+                    found,
+                };
+                let mut d = Diagnostic::new(err.code(), err, span);
+                if let Some(message) = note {
+                    d.notes.push(crate::diag::Note {
+                        message,
+                        span: None,
+                    });
+                }
+                (self.report_syntax(d, span.start, true), false, span.start)
+            }
+            TyErr::Fatal(f) => {
+                let Fatal {
+                    err,
+                    span,
+                    ctx,
+                    help_prev,
+                    skip_type,
+                } = *f;
+                let mut d = Diagnostic::new(err.code(), err, span);
+                if help_prev {
+                    let prev = toks
+                        .iter()
+                        .rev()
+                        .find(|(_, s)| s.end <= span.start)
+                        .map_or(span.start, |(_, s)| s.start);
+                    let written = self.text(Span::new(prev, span.end));
+                    d = d.with_help(format!("write {written}xf32"));
+                }
+                let at = if ctx { span.start } else { span.end };
+                (self.report_syntax(d, at, ctx), skip_type, span.start)
+            }
+        }
+    }
+
+    /// Moves past a type or dictionary whose text is `span`, starting at the current token.
+    /// With `jump` (types), when only the name and `<` are buffered, the lexer jumps over the
+    /// rest; a single token spanning the type stays behind so `prev_span` covers it. Dictionaries
+    /// never jump: recovery (§8.2) counts their braces.
+    pub(super) fn skip_cached(&mut self, span: Span, jump: bool) {
         let rel = self.pos.saturating_sub(self.buf_base);
-        let jumped = self.toks.len() == rel + 2
+        let jumped = jump
+            && self.toks.len() == rel + 2
             && self
                 .stream
                 .as_mut()
@@ -175,61 +528,6 @@ impl<'s> Parser<'s> {
             }
         }
         None
-    }
-
-    fn parse_type_uncached(&mut self, start: Span) -> PResult<(TypeId, Span)> {
-        let ty = match self.peek() {
-            Some(Tok::BareId(w)) => {
-                if let Some(s) = scalar_from_bare(w) {
-                    self.bump();
-                    Type::Scalar(s)
-                } else if matches!(w, "memref" | "tensor" | "vector" | "complex" | "tuple")
-                    && matches!(self.peek_at(1), Some(Tok::LAngle))
-                {
-                    self.bump();
-                    let end = self.skip_balanced_angle()?;
-                    Type::Opaque(self.text(start.join(end)).to_string())
-                } else {
-                    let hint = type_hint(w);
-                    return Err(self.syntax(ParseError::UnknownType {
-                        name: w.to_string(),
-                        hint,
-                    }));
-                }
-            }
-            Some(Tok::TypeName(n)) => {
-                self.bump();
-                match n {
-                    "!pto.tile_buf" => self.tile_buf_body(start)?,
-                    "!pto.tile" => self.tile_body()?,
-                    "!pto.vreg" => self.vreg_body()?,
-                    "!pto.mask" => self.mask_body()?,
-                    "!pto.ptr" => self.ptr_body()?,
-                    "!pto.tensor_view" => {
-                        let (shape, elem) = self.view_body(true)?;
-                        Type::TensorView { shape, elem }
-                    }
-                    "!pto.partition_tensor_view" | "!pto.tile_view" => {
-                        let (shape, elem) = self.view_body(false)?;
-                        Type::PartitionView { shape, elem }
-                    }
-                    _ => {
-                        if let Some(s) = scalar_from_typename(n) {
-                            Type::Scalar(s)
-                        } else if self.at(Tok::LAngle) {
-                            let end = self.skip_balanced_angle()?;
-                            Type::Opaque(self.text(start.join(end)).to_string())
-                        } else {
-                            Type::Opaque(n.to_string())
-                        }
-                    }
-                }
-            }
-            Some(Tok::LParen) => self.function_type()?.0,
-            _ => return Err(self.expected(&["type"])),
-        };
-        let span = start.join(self.prev_span());
-        Ok((self.intern(ty), span))
     }
 
     /// `( types ) -> (type | ( types ))`.
@@ -277,12 +575,6 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Skips `< balanced-tokens >` starting at the current `<`; returns the span of the `>`.
-    pub(crate) fn skip_balanced_angle(&mut self) -> PResult<Span> {
-        self.expect(Tok::LAngle)?;
-        self.skip_balanced(Tok::RAngle)
-    }
-
     /// Skips balanced tokens up to and including the closer matching an already consumed opener.
     pub(crate) fn skip_balanced(&mut self, closer: Tok<'static>) -> PResult<Span> {
         let mut stack: Vec<Tok<'static>> = vec![closer];
@@ -314,182 +606,5 @@ impl<'s> Parser<'s> {
                 _ => {}
             }
         }
-    }
-
-    /// An element type: builtin scalar word or `!pto.*` scalar.
-    pub(crate) fn elem_type(&mut self) -> PResult<ScalarType> {
-        match self.peek() {
-            Some(Tok::BareId(w)) => {
-                if let Some(s) = scalar_from_bare(w) {
-                    self.bump();
-                    Ok(s)
-                } else {
-                    let hint = type_hint(w);
-                    Err(self.syntax(ParseError::UnknownType {
-                        name: w.to_string(),
-                        hint,
-                    }))
-                }
-            }
-            Some(Tok::TypeName(n)) => match scalar_from_typename(n) {
-                Some(s) => {
-                    self.bump();
-                    Ok(s)
-                }
-                None => Err(self.expected(&["element type"])),
-            },
-            _ => Err(self.expected(&["element type"])),
-        }
-    }
-
-    /// `shape-and-elem ::= DIM_PREFIX elem-type`; `None` extents are `?`.
-    pub(super) fn shape_and_elem(&mut self) -> PResult<(Vec<Option<u64>>, ScalarType, Span)> {
-        match self.peek() {
-            Some(Tok::DimPrefix(p)) => {
-                let span = self.bump();
-                let dims = dim_prefix_extents(p);
-                match self.peek() {
-                    Some(Tok::Int(_) | Tok::Question) => {
-                        let found = self.found();
-                        let mut d = Diagnostic::new(
-                            ParseError::MissingElemType {
-                                found: found.clone(),
-                            }
-                            .code(),
-                            ParseError::MissingElemType { found },
-                            self.span(),
-                        );
-                        let cur = self.span();
-                        let written = self.text(span.join(cur));
-                        d = d.with_help(format!("write {written}xf32"));
-                        if let Some((cs, name)) = &self.ctx {
-                            d = d.with_label(*cs, format!("while parsing this {name}"));
-                        }
-                        if self.lex_error_before(cur.start) {
-                            return Err(super::Fail);
-                        }
-                        Err(self.report(d))
-                    }
-                    _ => {
-                        let elem = self.elem_type()?;
-                        Ok((dims, elem, span))
-                    }
-                }
-            }
-            Some(Tok::HexInt(h)) => {
-                let text = h.to_string();
-                Err(self.syntax(ParseError::HexDims { text }))
-            }
-            _ => Err(self.expected(&["dimension list"])),
-        }
-    }
-
-    fn vreg_body(&mut self) -> PResult<Type> {
-        self.expect(Tok::LAngle)?;
-        let (dims, elem, span) = self.shape_and_elem()?;
-        let full = span.join(self.prev_span());
-        let lanes = if dims.len() != 1 {
-            self.domain(
-                format!(
-                    "!pto.vreg takes exactly one dimension, found {}",
-                    dims.len()
-                ),
-                full,
-            );
-            1
-        } else if let Some(Some(n)) = dims.first() {
-            let n = *n;
-            match elem.storage_bits() {
-                Some(bits) if n.checked_mul(u64::from(bits)) == Some(2048) => {}
-                Some(bits) => {
-                    let bytes = n.saturating_mul(u64::from(bits)) / 8;
-                    let shape = self.text(full).to_string();
-                    self.error_at(ParseError::VregSize { shape, bytes }, full);
-                }
-                None => self.domain("!pto.vreg element type must have a known bit width", full),
-            }
-            n
-        } else {
-            self.domain("!pto.vreg length must be static", full);
-            1
-        };
-        self.expect(Tok::RAngle)?;
-        Ok(Type::VReg { lanes, elem })
-    }
-
-    fn mask_body(&mut self) -> PResult<Type> {
-        self.expect(Tok::LAngle)?;
-        let g = match self.peek() {
-            Some(Tok::BareId("b8")) => MaskGranularity::B8,
-            Some(Tok::BareId("b16")) => MaskGranularity::B16,
-            Some(Tok::BareId("b32")) => MaskGranularity::B32,
-            _ => {
-                let found = self.found_quoted();
-                return Err(self.syntax(ParseError::TypeDomain {
-                    message: format!("expected mask granularity b8, b16 or b32, found {found}"),
-                }));
-            }
-        };
-        self.bump();
-        self.expect(Tok::RAngle)?;
-        Ok(Type::Mask(g))
-    }
-
-    fn ptr_body(&mut self) -> PResult<Type> {
-        self.expect(Tok::LAngle)?;
-        let elem = self.elem_type()?;
-        let mut space = AddrSpace::Gm;
-        if self.eat(Tok::Comma) {
-            let s = match self.peek() {
-                Some(Tok::BareId(w)) => match w {
-                    "gm" => Some(AddrSpace::Gm),
-                    "ub" | "vec" => Some(AddrSpace::Ub),
-                    "mat" | "l1" => Some(AddrSpace::L1),
-                    "left" | "l0a" => Some(AddrSpace::L0a),
-                    "right" | "l0b" => Some(AddrSpace::L0b),
-                    "acc" | "l0c" => Some(AddrSpace::L0c),
-                    "bias" | "bt" => Some(AddrSpace::Bt),
-                    "scaling" | "fb" => Some(AddrSpace::Fb),
-                    _ => None,
-                },
-                _ => None,
-            };
-            match s {
-                Some(s) => {
-                    self.bump();
-                    space = s;
-                }
-                None => {
-                    return Err(self.syntax(ParseError::TypeDomain {
-                        message: "!pto.ptr address space must be one of gm, ub, vec, mat, l1, left, l0a, right, l0b, acc, l0c, bias, bt, scaling, fb".to_string(),
-                    }))
-                }
-            }
-        }
-        if !self.eat(Tok::RAngle) {
-            return Err(self.expected(&["','", "'>'"]));
-        }
-        Ok(Type::Ptr { elem, space })
-    }
-
-    /// View shapes: rank >= 1, `?` allowed; rank-only `tensor_view<2xf32>` means `?x?xf32`.
-    fn view_body(&mut self, tensor: bool) -> PResult<(Vec<Dim>, ScalarType)> {
-        self.expect(Tok::LAngle)?;
-        let (dims, elem, span) = self.shape_and_elem()?;
-        self.expect(Tok::RAngle)?;
-        // spec: §3.6 (project lead) — the January rank-only spelling.
-        if tensor && dims.len() == 1 {
-            if let Some(Some(rank @ 1..=8)) = dims.first() {
-                return Ok((vec![Dim::Dynamic; *rank as usize], elem));
-            }
-        }
-        if dims.contains(&Some(0)) {
-            self.domain("zero-sized dimensions are not allowed", span);
-        }
-        let shape = dims
-            .into_iter()
-            .map(|d| d.map_or(Dim::Dynamic, Dim::Static))
-            .collect();
-        Ok((shape, elem))
     }
 }
