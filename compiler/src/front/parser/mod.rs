@@ -17,8 +17,10 @@ mod asm;
 mod attr_grammar;
 mod attrs;
 mod generic;
+mod grammar;
 mod module;
 mod ops;
+mod tile_buf_grammar;
 mod type_grammar;
 mod types;
 
