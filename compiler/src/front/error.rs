@@ -76,7 +76,7 @@ pub enum ParseError {
         extent: u64,
     },
     #[error("!pto.vreg must hold exactly 256 bytes; {shape} holds {bytes}")]
-    VregSize { shape: String, bytes: u64 },
+    VregSize { shape: String, bytes: u128 },
     #[error("unknown round mode '{name}' in #pto.round_mode<...>; the ISA spelling uses CAST_ names: write #pto.round_mode<CAST_{name}> or #pto<round_mode {name}>")]
     RoundModeIsaMixed { name: String },
     #[error("unknown round mode '{name}' in #pto.round_mode<...>; expected one of CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC, CAST_ODD")]

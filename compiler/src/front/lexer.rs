@@ -390,15 +390,20 @@ pub fn unescape(lit: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Extents of a `DIM_PREFIX` slice: `None` is a dynamic `?`. Digits that overflow become `u64::MAX`.
-pub fn dim_prefix_extents(s: &str) -> Vec<Option<u64>> {
+/// Extents of a `DIM_PREFIX` slice: `None` is a dynamic `?`. Returns `None` when an extent does
+/// not fit `i64` (syntax.md §1.4: such a literal is `integer literal out of range`; saturating it
+/// would silently change the program).
+pub fn dim_prefix_extents(s: &str) -> Option<Vec<Option<u64>>> {
     s.split('x')
         .filter(|p| !p.is_empty())
         .map(|p| {
             if p == "?" {
-                None
+                Some(None)
             } else {
-                Some(p.parse().unwrap_or(u64::MAX))
+                p.parse::<i64>()
+                    .ok()
+                    .and_then(|n| u64::try_from(n).ok())
+                    .map(Some)
             }
         })
         .collect()

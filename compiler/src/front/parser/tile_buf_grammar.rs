@@ -126,7 +126,10 @@ where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
 {
     let prefixed = tokp(&["dimension list"], |t, span, _| match t {
-        Tok::DimPrefix(p) => Some(Ok((dim_prefix_extents(p), span))),
+        Tok::DimPrefix(p) => Some(match dim_prefix_extents(p) {
+            Some(dims) => Ok((dims, span)),
+            None => Err(fatal(ParseError::IntegerOutOfRange, span, true)),
+        }),
         _ => None,
     })
     .then(tokp(&["'?'", "integer"], |t, span, _| match t {

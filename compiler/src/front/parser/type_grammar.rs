@@ -90,7 +90,10 @@ where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
 {
     tokp(&["dimension list"], |t, span, _| match t {
-        Tok::DimPrefix(p) => Some(Ok((dim_prefix_extents(p), span))),
+        Tok::DimPrefix(p) => Some(match dim_prefix_extents(p) {
+            Some(dims) => Ok((dims, span)),
+            None => Err(fatal(ParseError::IntegerOutOfRange, span, true)),
+        }),
         Tok::HexInt(h) => Some(Err(fatal(
             ParseError::HexDims {
                 text: h.to_string(),
@@ -214,7 +217,7 @@ where
                     match elem.storage_bits() {
                         Some(bits) if n.checked_mul(u64::from(bits)) == Some(2048) => {}
                         Some(bits) => {
-                            let bytes = n.saturating_mul(u64::from(bits)) / 8;
+                            let bytes = u128::from(n) * u128::from(bits) / 8;
                             let shape = st.text(full).to_string();
                             st.push(ParseError::VregSize { shape, bytes }, full, full.end);
                         }
@@ -292,10 +295,17 @@ where
             fatal(ParseError::TypeDomain { message }, span, true)
         }))
     });
+    // Once the space is read nothing but `>` may follow, so that error lists only `'>'`.
+    let close_only = tokp(&["'>'"], |t, _, _| {
+        matches!(t, Tok::RAngle).then_some(Ok(()))
+    });
+    let with_space = punct(Tok::Comma)
+        .ignore_then(space)
+        .then_ignore(close_only)
+        .map(Some);
     punct(Tok::LAngle)
         .ignore_then(elem(false))
-        .then(punct(Tok::Comma).ignore_then(space).or_not())
-        .then_ignore(close_angle(false))
+        .then(with_space.or(close_angle(false).to(None)))
         .map(|(elem, space)| Type::Ptr {
             elem,
             space: space.unwrap_or(AddrSpace::Gm),
