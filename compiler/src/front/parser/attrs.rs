@@ -69,7 +69,7 @@ impl<'s> Parser<'s> {
     /// `{rmode = ...}` on every op); a cached entry is rebased to the new `{`.
     pub(crate) fn attr_dict(&mut self) -> PResult<Vec<Entry>> {
         let start = self.span();
-        let Some(end) = self.brace_end(start.start) else {
+        let Some(end) = self.bracket_end(start.start, b'{', b'}') else {
             return self.attr_dict_uncached(start);
         };
         let key = self.text(Span::new(start.start, end));
@@ -95,28 +95,6 @@ impl<'s> Parser<'s> {
             (Out::Dict(d), _) => Ok(d),
             _ => Err(super::Fail),
         }
-    }
-
-    /// Byte offset just past the `}` matching the `{` at `from` (same line, no strings or
-    /// comments), for the dictionary cache.
-    fn brace_end(&self, from: usize) -> Option<usize> {
-        let rel = from.checked_sub(self.base)?;
-        let bytes = self.src.as_bytes().get(rel..)?;
-        let mut depth = 0u32;
-        for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return Some(from + i + 1);
-                    }
-                }
-                b'\n' | b'"' | b'/' => return None,
-                _ => {}
-            }
-        }
-        None
     }
 
     /// An optional dictionary: a `{` commits to one.

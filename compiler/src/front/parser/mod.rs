@@ -499,6 +499,30 @@ impl<'s> Parser<'s> {
         self.m.add_value(name, ty, def, span)
     }
 
+    /// Byte offset just past the `close` matching the `open` at `from`, when the bracketed text
+    /// sits on one line with no strings or comments (`->` never closes an angle bracket). Used
+    /// to key the type and dictionary caches by source text; `None` means "do not cache".
+    pub(crate) fn bracket_end(&self, from: usize, open: u8, close: u8) -> Option<usize> {
+        let rel = from.checked_sub(self.base)?;
+        let bytes = self.src.as_bytes().get(rel..)?;
+        let mut depth = 0u32;
+        let mut prev = 0u8;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == open {
+                depth += 1;
+            } else if b == close && !(close == b'>' && prev == b'-') {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(from + i + 1);
+                }
+            } else if matches!(b, b'\n' | b'"' | b'/') {
+                return None;
+            }
+            prev = b;
+        }
+        None
+    }
+
     fn define_arg(&mut self, name: &'s str, v: ValueId) {
         self.names.insert(name, Binding::Arg(v));
     }

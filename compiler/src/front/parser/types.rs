@@ -140,7 +140,7 @@ impl<'s> Parser<'s> {
         let start = self.span();
         match (self.peek(), self.peek_at(1)) {
             (Some(Tok::TypeName(_)), Some(Tok::LAngle)) => {
-                if let Some(end) = self.angle_end(start.end) {
+                if let Some(end) = self.bracket_end(start.end, b'<', b'>') {
                     let key = self.text(Span::new(start.start, end));
                     if let Some(&t) = self.type_cache.get(key) {
                         let span = Span::new(start.start, end);
@@ -506,28 +506,6 @@ impl<'s> Parser<'s> {
                 self.pos += 1;
             }
         }
-    }
-
-    /// Byte offset just past the `>` matching the `<` at `from` (same line, no strings).
-    fn angle_end(&self, from: usize) -> Option<usize> {
-        let rel = from.checked_sub(self.base)?;
-        let bytes = self.src.as_bytes().get(rel..)?;
-        let mut depth = 0u32;
-        for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b'<' => depth += 1,
-                b'>' if i > 0 && bytes[i - 1] == b'-' => {}
-                b'>' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return Some(from + i + 1);
-                    }
-                }
-                b'\n' | b'"' | b'/' => return None,
-                _ => {}
-            }
-        }
-        None
     }
 
     /// `( types ) -> (type | ( types ))`.
