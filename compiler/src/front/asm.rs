@@ -21,7 +21,9 @@ pub fn parse_asm(chunk: &str, base: usize) -> ParseOutput {
         })
         .collect();
     let stream = lexer::TokenStream::new(chunk, base, lexer::LexMode::Assembly);
-    let mut p = parser::Parser::new(stream, chunk, base);
+    // Token slices handed to the chumsky grammars live as long as the parse (parser::Grammars).
+    let arena = bumpalo::Bump::new();
+    let mut p = parser::Parser::new(stream, chunk, base, &arena);
     p.parse_asm_file(all_regs);
     let (module, mut diagnostics) = p.finish();
     crate::diag::sort_by_position(&mut diagnostics);

@@ -54,7 +54,9 @@ pub(crate) fn lex_code(e: &LexError) -> Code {
 
 fn parse_pto(chunk: &str, base: usize) -> ParseOutput {
     let stream = lexer::TokenStream::new(chunk, base, lexer::LexMode::Mlir);
-    let mut p = parser::Parser::new(stream, chunk, base);
+    // Token slices handed to the chumsky grammars live as long as the parse (parser::Grammars).
+    let arena = bumpalo::Bump::new();
+    let mut p = parser::Parser::new(stream, chunk, base, &arena);
     p.parse_file();
     let (module, mut diagnostics) = p.finish();
     crate::diag::sort_by_position(&mut diagnostics);

@@ -88,10 +88,20 @@ pub(crate) struct Parser<'s> {
     value_cache: HashMap<&'s str, crate::ir::Attr, FxBuildHasher>,
     any_ty: Option<TypeId>,
     depth: usize,
+    /// Holds the token slice of every construct a chumsky grammar reads, for the whole parse,
+    /// so that the grammars can be built once (their input type names this lifetime).
+    arena: &'s bumpalo::Bump,
+    /// Built on first use: tiny inputs without types or attributes never pay for them.
+    grammars: Option<types::Grammars<'s>>,
 }
 
 impl<'s> Parser<'s> {
-    pub(crate) fn new(stream: TokenStream<'s>, src: &'s str, base: usize) -> Self {
+    pub(crate) fn new(
+        stream: TokenStream<'s>,
+        src: &'s str,
+        base: usize,
+        arena: &'s bumpalo::Bump,
+    ) -> Self {
         let values = src.len() / 64;
         let mut m = Module::new();
         m.values.reserve(values);
@@ -120,6 +130,8 @@ impl<'s> Parser<'s> {
             value_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             any_ty: None,
             depth: 0,
+            arena,
+            grammars: None,
         }
     }
 

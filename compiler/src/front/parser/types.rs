@@ -8,10 +8,12 @@
 //! input; its diagnostics go through the same lexical-error suppression and context labels as
 //! the hand-written ones; a type is cached by its text only if it produced no diagnostic.
 
-use chumsky::input::Input as _;
+use chumsky::input::{Input as _, MappedInput};
+use chumsky::Boxed;
 use chumsky::Parser as _;
 
 use super::attr_grammar;
+use super::grammar::Ex;
 use super::type_grammar::{
     tile_buf_after_angle, type_parser, Fatal, Sp, TyErr, TyState, OPAQUE_WORDS, SILENT,
 };
@@ -349,34 +351,33 @@ impl<'s> Parser<'s> {
             Some(t) => (Some(t.tok), t.span),
             None => (None, self.eof_span()),
         };
-        let slice: &[(Tok<'_>, Sp)] = &toks;
+        let slice: &'s [(Tok<'s>, Sp)] = self.arena.alloc_slice_copy(&toks);
         let mut st = TyState::new(self.src, self.base, after, after_span);
         let eoi = Sp::from(after_span.start..after_span.start);
-        let input = slice.map(eoi, |(t, s)| (t, s));
+        let input: GrammarInput<'s> = slice.map(eoi, split_token as SplitToken<'s>);
+        let g = self.grammars.get_or_insert_with(Grammars::new);
         let (out, errs) = match entry {
             Entry::Type => {
-                let (o, e) = type_parser()
-                    .parse_with_state(input, &mut st)
-                    .into_output_errors();
+                let (o, e) = g.ty.parse_with_state(input, &mut st).into_output_errors();
                 (o.map(Out::Type), e)
             }
             Entry::TileBufAfterAngle => {
-                let (o, e) = tile_buf_after_angle()
+                let (o, e) = g
+                    .tile_buf
                     .parse_with_state(input, &mut st)
                     .into_output_errors();
                 (o.map(Out::Type), e)
             }
             Entry::Dict => {
                 st.types = std::mem::take(&mut self.m.types);
-                let (o, e) = attr_grammar::attr_dict()
-                    .parse_with_state(input, &mut st)
-                    .into_output_errors();
+                let (o, e) = g.dict.parse_with_state(input, &mut st).into_output_errors();
                 self.m.types = std::mem::take(&mut st.types);
                 (o.map(Out::Dict), e)
             }
             Entry::Value => {
                 st.types = std::mem::take(&mut self.m.types);
-                let (o, e) = attr_grammar::attr_value()
+                let (o, e) = g
+                    .value
                     .parse_with_state(input, &mut st)
                     .into_output_errors();
                 self.m.types = std::mem::take(&mut st.types);
@@ -583,6 +584,34 @@ impl<'s> Parser<'s> {
                 }
                 _ => {}
             }
+        }
+    }
+}
+
+/// The chumsky input of a grammar run: a token slice from the parse's arena.
+pub(crate) type SplitToken<'s> = fn(&'s (Tok<'s>, Sp)) -> (&'s Tok<'s>, &'s Sp);
+pub(crate) type GrammarInput<'s> = MappedInput<Tok<'s>, Sp, &'s [(Tok<'s>, Sp)], SplitToken<'s>>;
+
+fn split_token<'s>(pair: &'s (Tok<'s>, Sp)) -> (&'s Tok<'s>, &'s Sp) {
+    (&pair.0, &pair.1)
+}
+
+/// The four chumsky grammars, built once per parse: building one (`recursive` allocates, the
+/// combinator values are large) costs several microseconds, far more than most runs.
+pub(crate) struct Grammars<'s> {
+    ty: Boxed<'s, 's, GrammarInput<'s>, Type, Ex<'s>>,
+    tile_buf: Boxed<'s, 's, GrammarInput<'s>, Type, Ex<'s>>,
+    dict: Boxed<'s, 's, GrammarInput<'s>, Vec<super::attrs::Entry>, Ex<'s>>,
+    value: Boxed<'s, 's, GrammarInput<'s>, crate::ir::Attr, Ex<'s>>,
+}
+
+impl<'s> Grammars<'s> {
+    pub(crate) fn new() -> Self {
+        Grammars {
+            ty: type_parser().boxed(),
+            tile_buf: tile_buf_after_angle().boxed(),
+            dict: attr_grammar::attr_dict().boxed(),
+            value: attr_grammar::attr_value().boxed(),
         }
     }
 }
