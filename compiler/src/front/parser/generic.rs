@@ -125,13 +125,7 @@ impl<'s> Parser<'s> {
         self.statements_until_block(r);
         self.ctx = saved_ctx;
         self.depth -= 1;
-        if self.stopped() {
-            return Err(super::Fail);
-        }
-        let close = self.expect(Tok::RBrace)?;
-        if let Some(s) = self.m.spans.regions.get_mut(r.0 as usize) {
-            *s = open.join(close);
-        }
+        self.close_region(r, open)?;
         Ok(r)
     }
 

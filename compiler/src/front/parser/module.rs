@@ -16,15 +16,19 @@ use crate::ir::{
 
 /// A parsed function header: named args, declaration arg types, arg dicts, result types and
 /// spans, `attributes` dict and its spans.
-type FuncHeader<'s> = (
-    Vec<(&'s str, Span, TypeId)>,
-    Vec<TypeId>,
-    Vec<Option<crate::ir::AttrDict>>,
-    Vec<TypeId>,
-    Vec<Span>,
-    crate::ir::AttrDict,
-    IndexMap<String, Span>,
-);
+/// Everything between a function's symbol and its body.
+struct FuncHeader<'s> {
+    /// Named arguments (`%a: T`): name, span, type.
+    named: Vec<(&'s str, Span, TypeId)>,
+    /// Argument types of a declaration (unnamed arguments).
+    decl_types: Vec<TypeId>,
+    arg_attrs: Vec<Option<crate::ir::AttrDict>>,
+    result_types: Vec<TypeId>,
+    result_spans: Vec<Span>,
+    /// `attributes {...}` and the span of each entry.
+    attrs: crate::ir::AttrDict,
+    attr_spans: IndexMap<String, Span>,
+}
 
 /// Where a list of statements sits; decides `return` rules and what may appear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -523,35 +527,18 @@ impl<'s> Parser<'s> {
     ) -> PResult<()> {
         let errors_before = self.errors;
         let header = self.func_header();
-        let (named, decl_types, arg_attrs, result_types, result_spans, attrs, attr_spans) =
-            match header {
-                Ok(h) => h,
-                Err(f) => {
-                    if self.errors > errors_before || self.stopped() || !self.lex_errs.is_empty() {
-                        self.skip_func_rest();
-                    }
-                    return Err(f);
+        let header = match header {
+            Ok(h) => h,
+            Err(f) => {
+                if self.errors > errors_before || self.stopped() || !self.lex_errs.is_empty() {
+                    self.skip_func_rest();
                 }
-            };
-        self.func_body(
-            region,
-            first,
-            name_span,
-            sym,
-            visibility,
-            (
-                named,
-                decl_types,
-                arg_attrs,
-                result_types,
-                result_spans,
-                attrs,
-                attr_spans,
-            ),
-        )
+                return Err(f);
+            }
+        };
+        self.func_body(region, first, name_span, sym, visibility, header)
     }
 
-    #[allow(clippy::type_complexity)]
     fn func_header(&mut self) -> PResult<FuncHeader<'s>> {
         let mut named: Vec<(&'s str, Span, TypeId)> = Vec::new();
         let mut decl_types = Vec::new();
@@ -603,7 +590,7 @@ impl<'s> Parser<'s> {
             let entries = self.attr_dict()?;
             attrs = to_dict(entries, &mut attr_spans);
         }
-        Ok((
+        Ok(FuncHeader {
             named,
             decl_types,
             arg_attrs,
@@ -611,7 +598,7 @@ impl<'s> Parser<'s> {
             result_spans,
             attrs,
             attr_spans,
-        ))
+        })
     }
 
     fn func_body(
@@ -623,7 +610,15 @@ impl<'s> Parser<'s> {
         visibility: Option<String>,
         header: FuncHeader<'s>,
     ) -> PResult<()> {
-        let (named, decl_types, arg_attrs, result_types, result_spans, attrs, attr_spans) = header;
+        let FuncHeader {
+            named,
+            decl_types,
+            arg_attrs,
+            result_types,
+            result_spans,
+            attrs,
+            attr_spans,
+        } = header;
         let body = self.m.add_region(None, Span::default());
         let has_body = self.at(Tok::LBrace);
         if has_body {
@@ -634,13 +629,7 @@ impl<'s> Parser<'s> {
             }
             let errors_before = self.errors;
             self.statements(body, RegionKind::Func);
-            if self.stopped() {
-                return Err(super::Fail);
-            }
-            let close = self.expect(Tok::RBrace)?;
-            if let Some(s) = self.m.spans.regions.get_mut(body.0 as usize) {
-                *s = open.join(close);
-            }
+            let close = self.close_region(body, open)?;
             // A failed statement may have been the `return`: no second error then.
             let clean = self.errors == errors_before;
             self.check_func_body(body, close, clean);
@@ -699,6 +688,13 @@ impl<'s> Parser<'s> {
         (self.stmt_start, self.stmt_byte) = saved;
         self.ctx = saved_ctx;
         self.depth -= 1;
+        self.close_region(r, open)?;
+        Ok(r)
+    }
+
+    /// Ends a region body: fails quietly if parsing has stopped, else expects the closing `}`
+    /// and records the region's span from its opening brace `open`. Returns the `}` span.
+    pub(super) fn close_region(&mut self, r: RegionId, open: Span) -> PResult<Span> {
         if self.stopped() {
             return Err(super::Fail);
         }
@@ -706,7 +702,7 @@ impl<'s> Parser<'s> {
         if let Some(s) = self.m.spans.regions.get_mut(r.0 as usize) {
             *s = open.join(close);
         }
-        Ok(r)
+        Ok(close)
     }
 
     /// Reports a diagnostic built elsewhere (used by ops for labelled errors).
