@@ -8,9 +8,11 @@
 pub mod cli;
 pub mod diag;
 pub mod driver;
+pub mod exec;
 pub mod front;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod interp;
 pub mod ir;
 pub mod target;
 pub mod verify;

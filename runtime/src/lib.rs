@@ -6,6 +6,10 @@
 //!
 //! Invariant: everything in this crate is pure and deterministic; nothing prints or exits.
 
+pub mod convert;
 pub mod elem;
+pub mod tensix;
+pub mod value;
 
+pub use convert::{ConvError, ConvSpec, Converter, NonSatPath, Outcome, Rounding};
 pub use elem::{ElemKind, ElemType};

@@ -1,5 +1,6 @@
 //! The command-line grammar (clap derive), exactly the interface of the CLI contract:
-//! `verify`, `fmt`, `explain`. Parsing only; `cli::run` acts on the result.
+//! `verify`, `fmt`, `explain`; `cast`, `run` and `sim` keep their argument structs beside their
+//! implementations (`cli/cast.rs`, `cli/run.rs`, `cli/sim.rs`). Parsing only; `cli::run` acts on the result.
 
 use std::path::PathBuf;
 
@@ -31,6 +32,12 @@ pub enum Command {
         /// The code or its name.
         code: String,
     },
+    /// Convert a whole file elementwise with the reference semantics (.bin or .npy).
+    Cast(super::cast::CastArgs),
+    /// Run a function of a PTO file on data with the reference interpreter.
+    Run(super::run::RunArgs),
+    /// Run a Tensix SFPU program on the simulator over a Dest image.
+    Sim(super::sim::SimArgs),
 }
 
 #[derive(Debug, clap::Args)]

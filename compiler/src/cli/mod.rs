@@ -7,6 +7,9 @@
 //! panics (write errors such as a closed pipe are ignored, clap errors become exit 2).
 
 pub mod args;
+pub mod cast;
+pub mod run;
+pub mod sim;
 mod verify;
 
 use std::ffi::OsString;
@@ -91,6 +94,9 @@ where
         Command::Verify(a) => verify::run(&a, io),
         Command::Fmt(a) => fmt_cmd(&a, io),
         Command::Explain { code } => explain_cmd(&code, io),
+        Command::Cast(a) => cast::run(&a, io),
+        Command::Run(a) => run::run(&a, io),
+        Command::Sim(a) => sim::run(&a, io),
     }
 }
 

@@ -1,0 +1,1 @@
+//! Tensix asm (issue 4). Being built.

@@ -1,0 +1,1 @@
+//! Tensix dest (issue 4). Being built.

@@ -1,0 +1,1 @@
+//! Tensix formats (issue 4). Being built.

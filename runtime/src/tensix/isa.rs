@@ -1,0 +1,1 @@
+//! Tensix isa (issue 4). Being built.

@@ -1,0 +1,1 @@
+//! Tensix sim (issue 4). Being built.

@@ -1,0 +1,1 @@
+//! Runtime values: tiles, vector registers, masks, and tcvt/vcvt over them (issue 3). Being built.
