@@ -10,8 +10,35 @@
 //! Bit patterns travel as `u64` holding the element in its low `value_bits()` bits (a nibble for
 //! packed types, sign in bit 3). Bulk buffers are little-endian storage bytes; packed types hold
 //! logical element 2k in the low nibble of byte k and 2k+1 in the high nibble (§2.6).
+//!
+//! Implementation map: `format` (descriptors, exact decode/encode, HiFloat8), `exact` (the single
+//! generic exact algorithm every result is defined by), `bulk` (slice conversion, 4/8/16-bit
+//! source lookup tables built from the generic path, rayon splitting), `kernel` (vectorisable
+//! kernels for f32 / i32 / u32 / i64 sources, tested equal to the generic path), `display`
+//! (value printing and classification for the CLI).
+//!
+//! Invariants: `convert_with_outcome` *is* the generic path; every bulk path returns exactly
+//! what it returns element by element; nothing panics for any input or buffer.
+
+use std::sync::{Arc, OnceLock};
 
 use crate::elem::ElemType;
+
+mod bulk;
+mod display;
+mod exact;
+pub mod format;
+mod kernel;
+#[cfg(test)]
+mod tests;
+
+pub use display::{classify, display_value, ValueClass};
+
+// `Converter` is shared across rayon workers and interpreter threads.
+const _: fn() = || {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Converter>();
+};
 
 /// An effective rounding mode (§4.1). `Hybrid` is representable (the vcvt verifier accepts H)
 /// but never executable.
@@ -120,13 +147,43 @@ pub struct Outcome {
 #[derive(Debug, Clone)]
 pub struct Converter {
     spec: ConvSpec,
+    plan: exact::Plan,
+    /// Lookup table for ≤ 16-bit sources, built lazily from the generic path and shared by clones.
+    table: Arc<OnceLock<Arc<bulk::Table>>>,
 }
 
 impl Converter {
     /// Validates `spec` (see [`ConvError`]) and prepares the fast path.
     pub fn new(spec: ConvSpec) -> Result<Converter, ConvError> {
-        // PLACEHOLDER until the numeric core lands (owner: numeric core).
-        Ok(Converter { spec })
+        let (src, dst, rounding) = (spec.src, spec.dst, spec.rounding);
+        if rounding == Rounding::Hybrid {
+            return Err(ConvError::HybridUnsupported { src, dst });
+        }
+        let reason = match dst {
+            ElemType::Hif8 if rounding != Rounding::Round => {
+                Some("hif8 encoding is defined only for ROUND (nearest, ties away)")
+            }
+            ElemType::F8E4M3FN if rounding == Rounding::Odd => {
+                Some("f8E4M3FN has no odd neighbour at the top of its range (0x7F is NaN)")
+            }
+            ElemType::F4E2M1x2 | ElemType::F4E1M2x2 if rounding == Rounding::Odd => {
+                Some("fp4 always saturates; round-to-odd is not offered")
+            }
+            _ => None,
+        };
+        if let Some(reason) = reason {
+            return Err(ConvError::ModeNotDefined {
+                src,
+                dst,
+                rounding,
+                reason,
+            });
+        }
+        Ok(Converter {
+            spec,
+            plan: exact::Plan::new(spec),
+            table: Arc::new(OnceLock::new()),
+        })
     }
 
     pub fn spec(&self) -> ConvSpec {
@@ -140,20 +197,20 @@ impl Converter {
     }
 
     /// As [`Converter::convert_bits`], also reporting the [`Outcome`].
-    pub fn convert_with_outcome(&self, _bits: u64) -> (u64, Outcome) {
-        unimplemented!("numeric core placeholder")
+    pub fn convert_with_outcome(&self, bits: u64) -> (u64, Outcome) {
+        self.plan.convert(bits)
     }
 
     /// Converts `count` logical elements from `src` storage bytes into `dst` storage bytes
     /// (single thread). Packed destinations are written nibble by nibble (only the bytes covered
     /// by `count` are touched; with odd `count` the last byte's high nibble is preserved).
-    pub fn convert_slice(
-        &self,
-        _src: &[u8],
-        _dst: &mut [u8],
-        _count: usize,
-    ) -> Result<(), ConvError> {
-        unimplemented!("numeric core placeholder")
+    ///
+    /// Buffers may be longer than needed (the excess is ignored and untouched); a buffer shorter
+    /// than `storage_len(elem, count)` is a [`ConvError::BufferSize`] and nothing is written.
+    pub fn convert_slice(&self, src: &[u8], dst: &mut [u8], count: usize) -> Result<(), ConvError> {
+        let (src, dst) = self.checked(src, dst, count)?;
+        self.run(src, dst, count);
+        Ok(())
     }
 
     /// As [`Converter::convert_slice`], split across the rayon thread pool.
@@ -163,7 +220,9 @@ impl Converter {
         dst: &mut [u8],
         count: usize,
     ) -> Result<(), ConvError> {
-        self.convert_slice(src, dst, count)
+        let (src, dst) = self.checked(src, dst, count)?;
+        self.run_par(src, dst, count);
+        Ok(())
     }
 }
 
@@ -172,6 +231,6 @@ pub fn storage_len(elem: ElemType, count: usize) -> usize {
     if elem.is_packed() {
         count.div_ceil(2)
     } else {
-        count * elem.storage_bytes() as usize
+        count.saturating_mul(elem.storage_bytes() as usize)
     }
 }
