@@ -19,6 +19,7 @@
 pub mod docs;
 pub mod profiles;
 pub mod resolve;
+pub mod semantics_docs;
 pub mod tcvt;
 pub mod vcvt;
 
