@@ -103,6 +103,7 @@ codes! {
     // --- interpreter (semantics.md §8, runtime checks) ---
     RuntimeValidShape = ("E0401", "runtime-valid-shape", Error, "dynamic valid extents exceed the shape or differ between src and dst");
     RuntimeTmpTooSmall = ("E0402", "runtime-tmp-too-small", Error, "the actual extents need more tmp bytes than provided");
+    InterpUnsupported = ("E0403", "interp-unsupported", Error, "the interpreter cannot execute this op, or this form or type of it");
     // --- --verify-diagnostics (syntax.md §8.3) ---
     ExpectedNotProduced = ("E0501", "expected-not-produced", Error, "an expected-* directive matched no diagnostic");
     UnexpectedDiagnostic = ("E0502", "unexpected-diagnostic", Error, "a diagnostic was produced that no directive expected");

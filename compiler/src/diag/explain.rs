@@ -326,6 +326,11 @@ pub fn explanation(code: Code) -> Explanation {
             "pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec, 8x64xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=?x?>)\n// run on a2a3 with dst valid 16x100",
             "Enlarge the tmp tile.",
         ),
+        InterpUnsupported => E(
+            "`ptoc run` executes tile allocation (pto.alloc_tile, pto.declare_tile), pto.tcvt in every form, pto.vcvt, pto.vor, the mask constructors (pto.pset_b*, pto.plt_b*), integer arith.constant, pto.vecscope and return. Any other op (loads, stores, views, other vector arithmetic, generic ops), or a value of a type it cannot hold (e.g. an f64 tile), stops the run with this error at the op. Only the interpreter reports this code; `ptoc verify` never does.",
+            "func.func @f(%a: !pto.vreg<64xf32>, %b: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<64xf32> {\n  %r = pto.vadd %a, %b, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n  return %r : !pto.vreg<64xf32>\n}\n// ptoc run --func f ... stops at pto.vadd",
+            "Run a kernel made of the supported ops, or check the op with `ptoc verify` only.",
+        ),
         ExpectedNotProduced => E(
             "With --verify-diagnostics, an `expected-*` directive found no diagnostic of its severity whose primary span starts on the target line and whose message contains the text.",
             "// expected-error@+1 {{use of undefined value '%y'}}\n%z = \"test.use\"(%x) : (i32) -> i32",
