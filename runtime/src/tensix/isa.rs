@@ -1,1 +1,0 @@
-//! Tensix isa (issue 4). Being built.

@@ -1,1 +1,0 @@
-//! Tensix sim (issue 4). Being built.

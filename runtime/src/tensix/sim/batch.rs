@@ -1,0 +1,111 @@
+//! Batch execution over many values (the prover's and `ptoc sim`'s bulk path, tensix.md §4.6,
+//! §4.7, §9): logical input values are placed in Dst through the inverse of the kernel's load
+//! mode, the loop body runs once per SFPU row with the D7 kernel state, and outputs are read
+//! back through the store mode's load equivalent. Chunks run in parallel (rayon), each on its own
+//! [`Machine`] and [`Dest`], so throughput scales with cores.
+//!
+//! Invariant: results are independent of the degree of parallelism — every chunk starts from a
+//! fresh machine that has run `init` once, and chunks share no state.
+
+use rayon::prelude::*;
+
+use super::{Machine, SimConfig, SimError, LANES};
+use crate::tensix::dest::{Dest, DestWidth};
+use crate::tensix::formats::Mod0;
+use crate::tensix::isa::{Arch, Program};
+
+/// How a kernel's data is laid out in Dst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchLayout {
+    /// Mode whose inverse places each input value (what the kernel's SFPLOAD reads).
+    pub load: Mod0,
+    /// Mode through which each output value is read back (the load equivalent of the store).
+    pub out: Mod0,
+    /// Dst width that bounds a chunk.
+    pub width: DestWidth,
+    /// SFPU rows per chunk (≤ the width's capacity). Use 1 when a row's stores overlap later
+    /// rows' inputs (a 32-bit store after 16-bit loads, §4.1), so that every row starts clean.
+    pub rows_per_chunk: usize,
+}
+
+/// Errors of a batch run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BatchError {
+    /// The simulator failed on chunk `chunk` (whose first value has index `first`).
+    #[error("chunk {chunk} (values from {first}): {source}")]
+    Sim {
+        chunk: usize,
+        first: usize,
+        source: SimError,
+    },
+    /// Placing inputs or reading outputs failed.
+    #[error("chunk {chunk}: Dst I/O: {source}")]
+    Dest {
+        chunk: usize,
+        source: crate::tensix::dest::DestError,
+    },
+    /// `rows_per_chunk` is zero or exceeds the Dst capacity at this width.
+    #[error("rows_per_chunk {rows} must be in 1..={max}")]
+    Rows { rows: usize, max: usize },
+}
+
+/// Runs `body` once per SFPU row over `inputs` (32 values per row; a trailing partial row is
+/// padded with the cell of 0 and the padding is dropped), after `init` on each chunk's machine.
+/// The body must advance RWC.Dst by 2 per row (tt-llk's typecast address modes).
+pub fn run_batch(
+    arch: Arch,
+    cfg: SimConfig,
+    init: &Program,
+    body: &Program,
+    inputs: &[u32],
+    layout: BatchLayout,
+) -> Result<Vec<u32>, BatchError> {
+    let max = layout.width.sfpu_rows();
+    if layout.rows_per_chunk == 0 || layout.rows_per_chunk > max {
+        return Err(BatchError::Rows {
+            rows: layout.rows_per_chunk,
+            max,
+        });
+    }
+    let per_chunk = layout.rows_per_chunk * LANES;
+    // Group several chunks per task so that tiny chunks still amortise machine setup.
+    let group = (4096 / per_chunk).max(1) * per_chunk;
+    let parts: Vec<Result<Vec<u32>, BatchError>> = inputs
+        .par_chunks(group)
+        .enumerate()
+        .map(|(g, part)| {
+            let mut m = Machine::with_config(arch, cfg);
+            let mut dst = Dest::new();
+            let base = g * (group / per_chunk);
+            m.enter_kernel_state();
+            m.run(init, &mut dst).map_err(|source| BatchError::Sim {
+                chunk: base,
+                first: g * group,
+                source,
+            })?;
+            let mut out = Vec::with_capacity(part.len());
+            for (k, chunk) in part.chunks(per_chunk).enumerate() {
+                let idx = base + k;
+                dst.write_rows(chunk, layout.load, layout.width, arch)
+                    .map_err(|source| BatchError::Dest { chunk: idx, source })?;
+                m.set_rwc_dst(0);
+                m.run_rows(body, &mut dst, chunk.len().div_ceil(LANES))
+                    .map_err(|source| BatchError::Sim {
+                        chunk: idx,
+                        first: idx * per_chunk,
+                        source,
+                    })?;
+                out.extend(
+                    dst.read_rows(chunk.len(), layout.out, layout.width, arch)
+                        .map_err(|source| BatchError::Dest { chunk: idx, source })?,
+                );
+            }
+            Ok(out)
+        })
+        .collect();
+    let mut res = Vec::with_capacity(inputs.len());
+    for p in parts {
+        res.extend(p?);
+    }
+    Ok(res)
+}

@@ -1,0 +1,2 @@
+sfpload L0, INT32, ADDR_MOD_7, 0
+sfpstore L0, INT32, ADDR_MOD_7, 0

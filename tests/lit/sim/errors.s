@@ -1,0 +1,26 @@
+; Usage and I/O errors exit 2; assembly and simulation errors exit 1, with a located message.
+;
+; RUN: %python %S/Inputs/words.py gen 32 %t.in 0x3F800000
+; RUN: %python %S/../tools/status.py 0 ptoc sim %s --input %t.in --output %t.out
+; Input size not a whole number of words.
+; RUN: %python -c "open(r'%t.odd', 'wb').write(b'abc')"
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.odd --output %t.out
+; RUN: not ptoc sim %s --input %t.odd --output %t.out 2>&1 | FileCheck %s --check-prefix=ODD
+; Missing files and bad flags.
+; RUN: %python %S/../tools/status.py 2 ptoc sim %S/Inputs/does-not-exist.s --input %t.in --output %t.out
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.does-not-exist --output %t.out
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.out --dest 24
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.out --arch grayskull
+; Assembly errors carry file:line:col.
+; RUN: %python %S/../tools/status.py 1 ptoc sim %S/Inputs/bad-mnemonic.s --input %t.in --output %t.out
+; RUN: not ptoc sim %S/Inputs/bad-mnemonic.s --input %t.in --output %t.out 2>&1 | FileCheck %s --check-prefix=ASM
+; A body that never advances RWC.Dst would process one address forever: rejected.
+; RUN: %python %S/../tools/status.py 1 ptoc sim %S/Inputs/no-advance.s --input %t.in --output %t.out
+; RUN: not ptoc sim %S/Inputs/no-advance.s --input %t.in --output %t.out 2>&1 | FileCheck %s --check-prefix=RWC
+;
+; ODD: ptoc sim: {{.*}}3 bytes is not a whole number of 32-bit words
+; ASM: ptoc sim: {{.*}}bad-mnemonic.s:2:1: unknown mnemonic `sfpfrobnicate`
+; RWC: ptoc sim: the program advances RWC.Dst by 0 per run
+
+sfpload L0, INT32, ADDR_MOD_7, 0
+sfpstore L0, INT32, ADDR_MOD_6, 0
