@@ -12,8 +12,12 @@
 //! * SFPU addressing (§4.3): [`lane_cell`] maps an SFPLOAD/SFPSTORE address and lane to
 //!   `(row, column)`; [`Dest::sfpu_load`] / [`Dest::sfpu_store`] combine it with the Mod0
 //!   conversions of [`formats`](super::formats).
+//! * Whole-row access (module `rows`, the fast path): [`Dest::sfpu_load_row`] /
+//!   [`Dest::sfpu_store_row`] do one SFPLOAD/SFPSTORE for all 32 lanes with the Mod0 resolved
+//!   once, exactly as the per-lane functions applied to the enabled lanes in lane order.
 //! * Tile order (§4.4, §4.7): SFPU row `k` (32 datums) is address `2k`; [`Dest::write_rows`] /
-//!   [`Dest::read_rows`] move logical values in that order through a load mode's inverse.
+//!   [`Dest::read_rows`] / [`Dest::read_rows_into`] move logical values in that order through a
+//!   load mode's inverse, a row at a time.
 //!
 //! API for the simulator (stable):
 //! ```text
@@ -21,6 +25,8 @@
 //! lane_cell(addr: u16, lane: usize) -> Result<(usize, usize), DestError>   (row, column)
 //! Dest::sfpu_load(&self, addr, lane, Mod0, old_lreg, Arch) -> Result<u32, DestError>
 //! Dest::sfpu_store(&mut self, addr, lane, Mod0, value, Arch) -> Result<(), DestError>
+//! Dest::sfpu_load_row(&self, addr, lane_enable: u32, Mod0, Arch, &mut Row) -> Result<(), DestError>
+//! Dest::sfpu_store_row(&mut self, addr, lane_enable: u32, Mod0, Arch, &Row) -> Result<(), DestError>
 //! Dest::{read16, write16, read32, write32, read, write}(row, col, ..)
 //! ```
 //! Mod0 must already be resolved (`Mod0::resolve`). Lane enables, RWCs and address-mode
@@ -30,6 +36,10 @@
 //! 1024×16 cells.
 
 use super::formats::{self, Arch, Cell, FormatError, Mod0, View};
+
+mod rows;
+
+pub use rows::Row;
 
 /// Physical rows.
 pub const DST_ROWS: usize = 1024;
@@ -304,54 +314,5 @@ impl Dest {
         let (row, col) = lane_cell(addr, lane)?;
         let cell = formats::store_mod0(mod0, value, arch)?;
         self.write(row, col, cell)
-    }
-
-    /// Places logical values in tile order — SFPU row `k` = address `2k`, lane `l` = value
-    /// `32k + l` — each through the inverse of load mode `mod0` (so SFPLOAD with `mod0` yields
-    /// exactly the value; §4.6/§4.7). A trailing partial row is padded with the cell of 0.
-    pub fn write_rows(
-        &mut self,
-        values: &[u32],
-        mod0: Mod0,
-        width: DestWidth,
-        arch: Arch,
-    ) -> Result<(), DestError> {
-        let rows = values.len().div_ceil(LANES);
-        if rows > width.sfpu_rows() {
-            return Err(DestError::TooManyRows {
-                rows,
-                max: width.sfpu_rows(),
-            });
-        }
-        for k in 0..rows {
-            for lane in 0..LANES {
-                let v = values.get(k * LANES + lane).copied().unwrap_or(0);
-                let (row, col) = lane_cell((2 * k) as u16, lane)?;
-                let cell = formats::load_inverse(mod0, v, arch)?;
-                self.write(row, col, cell)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads `count` logical values in tile order (as [`Dest::write_rows`]) through load mode
-    /// `mod0`.
-    pub fn read_rows(
-        &self,
-        count: usize,
-        mod0: Mod0,
-        width: DestWidth,
-        arch: Arch,
-    ) -> Result<Vec<u32>, DestError> {
-        let rows = count.div_ceil(LANES);
-        if rows > width.sfpu_rows() {
-            return Err(DestError::TooManyRows {
-                rows,
-                max: width.sfpu_rows(),
-            });
-        }
-        (0..count)
-            .map(|i| self.sfpu_load((2 * (i / LANES)) as u16, i % LANES, mod0, 0, arch))
-            .collect()
     }
 }

@@ -1,11 +1,14 @@
 //! Batch execution over many values (the prover's and `ptoc sim`'s bulk path, tensix.md §4.6,
 //! §4.7, §9): logical input values are placed in Dst through the inverse of the kernel's load
 //! mode, the loop body runs once per SFPU row with the D7 kernel state, and outputs are read
-//! back through the store mode's load equivalent. Chunks run in parallel (rayon), each on its own
-//! [`Machine`] and [`Dest`], so throughput scales with cores.
+//! back through the store mode's load equivalent. Groups of chunks (a fixed number of values,
+//! independent of the thread count) run in parallel (rayon), each on its own [`Machine`] and a
+//! cleared [`Dest`], so throughput scales with cores. Dst I/O goes a whole SFPU row at a time
+//! (`Dest::write_rows` / `Dest::read_rows_to_slice`) and outputs are written in place
+//! ([`run_batch_into`] takes a reusable output buffer).
 //!
-//! Invariant: results are independent of the degree of parallelism — every chunk starts from a
-//! fresh machine that has run `init` once, and chunks share no state.
+//! Invariant: results are independent of the degree of parallelism — every group starts from a
+//! fresh machine that has run `init` once on an all-zero Dst, and groups share no state.
 
 use rayon::prelude::*;
 
@@ -47,6 +50,9 @@ pub enum BatchError {
     /// `rows_per_chunk` is zero or exceeds the Dst capacity at this width.
     #[error("rows_per_chunk {rows} must be in 1..={max}")]
     Rows { rows: usize, max: usize },
+    /// The output buffer of [`run_batch_into`] does not have the length of the inputs.
+    #[error("output buffer holds {out} values for {inputs} inputs")]
+    OutLen { inputs: usize, out: usize },
 }
 
 /// Runs `body` once per SFPU row over `inputs` (32 values per row; a trailing partial row is
@@ -60,6 +66,29 @@ pub fn run_batch(
     inputs: &[u32],
     layout: BatchLayout,
 ) -> Result<Vec<u32>, BatchError> {
+    let mut res = vec![0u32; inputs.len()];
+    run_batch_into(arch, cfg, init, body, inputs, layout, &mut res)?;
+    Ok(res)
+}
+
+/// As [`run_batch`], writing output `i` to `out[i]` (a reusable buffer: sweeps over many batches
+/// avoid allocating and faulting in a fresh output each time). `out` must have the length of
+/// `inputs` ([`BatchError::OutLen`] otherwise); on error its content is unspecified.
+pub fn run_batch_into(
+    arch: Arch,
+    cfg: SimConfig,
+    init: &Program,
+    body: &Program,
+    inputs: &[u32],
+    layout: BatchLayout,
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    if out.len() != inputs.len() {
+        return Err(BatchError::OutLen {
+            inputs: inputs.len(),
+            out: out.len(),
+        });
+    }
     let max = layout.width.sfpu_rows();
     if layout.rows_per_chunk == 0 || layout.rows_per_chunk > max {
         return Err(BatchError::Rows {
@@ -70,42 +99,43 @@ pub fn run_batch(
     let per_chunk = layout.rows_per_chunk * LANES;
     // Group several chunks per task so that tiny chunks still amortise machine setup.
     let group = (4096 / per_chunk).max(1) * per_chunk;
-    let parts: Vec<Result<Vec<u32>, BatchError>> = inputs
-        .par_chunks(group)
+    // Outputs are written in place; each rayon job reuses one Dst allocation, cleared per group
+    // (a cleared Dst is exactly a new one), so per-group state is as before.
+    let results: Vec<Result<(), BatchError>> = out
+        .par_chunks_mut(group)
+        .zip(inputs.par_chunks(group))
         .enumerate()
-        .map(|(g, part)| {
+        .map_init(Dest::new, |dst, (g, (out, part))| {
+            dst.clear();
             let mut m = Machine::with_config(arch, cfg);
-            let mut dst = Dest::new();
             let base = g * (group / per_chunk);
             m.enter_kernel_state();
-            m.run(init, &mut dst).map_err(|source| BatchError::Sim {
+            m.run(init, dst).map_err(|source| BatchError::Sim {
                 chunk: base,
                 first: g * group,
                 source,
             })?;
-            let mut out = Vec::with_capacity(part.len());
-            for (k, chunk) in part.chunks(per_chunk).enumerate() {
+            for (k, (chunk, o)) in part
+                .chunks(per_chunk)
+                .zip(out.chunks_mut(per_chunk))
+                .enumerate()
+            {
                 let idx = base + k;
                 dst.write_rows(chunk, layout.load, layout.width, arch)
                     .map_err(|source| BatchError::Dest { chunk: idx, source })?;
                 m.set_rwc_dst(0);
-                m.run_rows(body, &mut dst, chunk.len().div_ceil(LANES))
+                m.run_rows(body, dst, chunk.len().div_ceil(LANES))
                     .map_err(|source| BatchError::Sim {
                         chunk: idx,
                         first: idx * per_chunk,
                         source,
                     })?;
-                out.extend(
-                    dst.read_rows(chunk.len(), layout.out, layout.width, arch)
-                        .map_err(|source| BatchError::Dest { chunk: idx, source })?,
-                );
+                dst.read_rows_to_slice(layout.out, layout.width, arch, o)
+                    .map_err(|source| BatchError::Dest { chunk: idx, source })?;
             }
-            Ok(out)
+            Ok(())
         })
         .collect();
-    let mut res = Vec::with_capacity(inputs.len());
-    for p in parts {
-        res.extend(p?);
-    }
-    Ok(res)
+    // The first failing group in input order, as a sequential run would report.
+    results.into_iter().collect()
 }

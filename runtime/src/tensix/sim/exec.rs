@@ -16,6 +16,11 @@ mod lanes;
 pub(super) use lanes::prng_step;
 use lanes::{map2, mask2, reads, reg_bit, shift, Lanes};
 
+/// Register read sets `(actual, seen by the BH stall logic)` (for the macro engine's checks).
+pub(super) fn insn_reads(insn: &Insn) -> (u32, u32) {
+    reads(insn)
+}
+
 impl Machine {
     fn unmodelled(&self, pc: usize, insn: &Insn, what: impl Into<String>) -> SimError {
         SimError::Unmodelled {
@@ -130,7 +135,7 @@ impl Machine {
     }
 
     #[inline(always)]
-    fn dst_addr(&self, imm10: u16) -> u16 {
+    pub(super) fn dst_addr(&self, imm10: u16) -> u16 {
         imm10.wrapping_add(self.dst_base).wrapping_add(self.rwc_dst) & 0x3FF
     }
 
@@ -200,6 +205,8 @@ impl Machine {
         self.stats.stalls += stall;
         self.mad_pending = 0;
         self.busy_next = false;
+        // SFPLOADMACRO engine: scheduled instructions due this cycle, priority and §6.4 checks.
+        self.macro_cycle(insn, pc, stall, dst)?;
 
         // Backdoor template writes (§1.1): VD ≥ 12 on the VD[7:4] instructions.
         let backdoor_on = self.lane_config & LC_DISABLE_BACKDOOR == 0;
@@ -232,7 +239,12 @@ impl Machine {
         self.execute(insn, pc, dst)
     }
 
-    fn execute(&mut self, insn: &Insn, pc: usize, dst: &mut Dest) -> Result<(), SimError> {
+    pub(super) fn execute(
+        &mut self,
+        insn: &Insn,
+        pc: usize,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
         use Insn as I;
         let en = self.lane_enabled();
         let arch = self.arch;
@@ -257,13 +269,16 @@ impl Machine {
                     if keep_old {
                         self.src(vd, en, pc)?;
                     }
-                    for l in 0..LANES {
-                        if en >> l & 1 != 0 {
-                            let old = self.lreg[i][l];
-                            self.lreg[i][l] = dst
-                                .sfpu_load(addr, l, m, old, arch)
-                                .map_err(|source| SimError::Dest { pc, source })?;
+                    // Whole-row fast path; on error replay the per-lane path so that the
+                    // lanes before the failing one are updated exactly as before.
+                    if let Err(source) = dst.sfpu_load_row(addr, en, m, arch, &mut self.lreg[i]) {
+                        for l in (0..LANES).filter(|&l| en >> l & 1 != 0) {
+                            match dst.sfpu_load(addr, l, m, self.lreg[i][l], arch) {
+                                Ok(v) => self.lreg[i][l] = v,
+                                Err(_) => break,
+                            }
                         }
+                        return Err(SimError::Dest { pc, source });
                     }
                     self.init[i] |= en;
                 }
@@ -287,13 +302,12 @@ impl Machine {
                     return Err(self.unmodelled(pc, insn, "INT32_ALL addressing"));
                 }
                 let addr = self.dst_addr(imm10);
-                let v = self.src(vd, en, pc)?;
-                for (l, &x) in v.iter().enumerate() {
-                    if en >> l & 1 != 0 {
-                        dst.sfpu_store(addr, l, m, x, arch)
-                            .map_err(|source| SimError::Dest { pc, source })?;
-                    }
-                }
+                let i = usize::from(vd.0 & 15);
+                self.src(vd, en, pc)?;
+                // Whole-row fast path: its errors (odd address, unresolved Mod0) arise before any
+                // write, as in the per-lane path.
+                dst.sfpu_store_row(addr, en, m, arch, &self.lreg[i])
+                    .map_err(|source| SimError::Dest { pc, source })?;
                 self.addr_mod(addr_mod, pc)
             }
             I::LoadI { vd, mod0, imm16 } => {
@@ -762,11 +776,12 @@ impl Machine {
             I::Le { vc, vd, mod1 } | I::Gt { vc, vd, mod1 } => {
                 self.exec_cmp(insn, pc, vc, vd, mod1.0, en)
             }
-            I::LoadMacro { .. } => Err(self.unmodelled(
-                pc,
-                insn,
-                "the SFPLOADMACRO engine is not implemented yet (prove via the plain program, D5)",
-            )),
+            I::LoadMacro {
+                lreg,
+                mod0,
+                addr_mod,
+                imm10,
+            } => self.exec_loadmacro(pc, lreg, mod0, addr_mod, imm10, dst),
             I::Replay { .. } => Err(self.unmodelled(pc, insn, "REPLAY inside a replayed sequence")),
             I::Lut { .. } | I::LutFp32 { .. } | I::Mul24 { .. } | I::ARecip { .. } => {
                 Err(self.unmodelled(pc, insn, "instruction not modelled"))

@@ -9,14 +9,19 @@
 //! * Anything the sources leave undefined, non-contractual or unmodelled is a [`SimError`], never
 //!   a guessed value: reading an LReg lane that was never written, modes outside the supported set
 //!   (`SimConfig::strict`, D1: TTSIM's accepted modes plus the OPEN Q3 list), stack over/underflow,
-//!   odd Dst addresses, SFPLOADMACRO (not implemented yet).
+//!   odd Dst addresses; SFPLOADMACRO hazards (tensix.md §6.4) are [`SimError::Macro`].
 //! * Nothing panics on any program or Dst content.
 
 mod batch;
+pub mod cycle;
 mod exec;
 pub mod fma;
+pub mod kernel;
+mod macro_engine;
 
-pub use batch::{run_batch, BatchError, BatchLayout};
+pub use macro_engine::{unit_of, MacroHazard, Unit};
+
+pub use batch::{run_batch, run_batch_into, BatchError, BatchLayout};
 
 use super::dest::{Dest, DestError};
 use super::formats::{DataFormat, DstConfig, Mod0};
@@ -99,6 +104,9 @@ pub enum SimError {
     /// The instruction could not be re-encoded (backdoor template write).
     #[error("pc {pc}: {source}")]
     Encode { pc: usize, source: EncodeError },
+    /// A SFPLOADMACRO hazard or configuration error (tensix.md §6.4).
+    #[error("pc {pc}: SFPLOADMACRO: {hazard}")]
+    Macro { pc: usize, hazard: MacroHazard },
     /// A word could not be decoded.
     #[error("word {index}: {source}")]
     Decode { index: usize, source: DecodeError },
@@ -190,6 +198,8 @@ pub struct Machine {
     replay_buf: [Option<super::isa::Insn>; 32],
     /// Active REPLAY recording: `(next slot, instructions left, also execute)`.
     recording: Option<(usize, usize, bool)>,
+    /// SFPLOADMACRO pending queues and hazard tracking.
+    macro_state: macro_engine::MacroState,
     stats: Stats,
 }
 
@@ -259,6 +269,7 @@ impl Machine {
             wh_shuffle: None,
             replay_buf: [None; 32],
             recording: None,
+            macro_state: macro_engine::MacroState::default(),
             stats: Stats::default(),
         }
     }

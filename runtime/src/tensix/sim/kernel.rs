@@ -1,0 +1,217 @@
+//! Whole kernels (init, loop body, drain) for macro-scheduled programs, the D5 proof step
+//! (tensix.md §6.5: run a SFPLOADMACRO program and its plain equivalent on the same Dst and
+//! compare Dst bit-for-bit), and a parallel batch runner that drains every chunk.
+//!
+//! Listing format ([`Kernel::parse`]): SEED-T assembly with section markers on their own lines —
+//! `; @init`, `; @body`, `; @drain` (text before the first marker belongs to the body). The body
+//! is one loop iteration (it may unroll the register-alternation period) and advances RWC.Dst by
+//! 2 per row.
+//!
+//! Invariants: every run starts from a fresh machine in the D7 kernel state; a kernel that ends
+//! with scheduled instructions pending is an error (`Undrained`); nothing panics.
+
+use rayon::prelude::*;
+
+use super::{Machine, SimConfig, SimError, LANES};
+use crate::tensix::asm::{assemble, AsmError};
+use crate::tensix::dest::{Dest, DestError, DestWidth};
+use crate::tensix::formats::Mod0;
+use crate::tensix::isa::{Arch, Program};
+
+/// A kernel: init (once), body (per iteration), drain (once at the end).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Kernel {
+    /// Run once before the first iteration (constants, templates, sequences, Misc).
+    pub init: Program,
+    /// One loop iteration.
+    pub body: Program,
+    /// Trailing instructions (drain SFPNOPs).
+    pub drain: Program,
+}
+
+impl Kernel {
+    /// Assembles a sectioned listing (see the module doc).
+    pub fn parse(text: &str, arch: Arch) -> Result<Kernel, AsmError> {
+        let mut parts = [String::new(), String::new(), String::new()];
+        let mut cur = 1usize;
+        for line in text.lines() {
+            let t = line.trim();
+            let sec = match t {
+                "; @init" => Some(0),
+                "; @body" => Some(1),
+                "; @drain" => Some(2),
+                _ => None,
+            };
+            match sec {
+                Some(s) => {
+                    cur = s;
+                    // Keep line numbers aligned with the file for error messages.
+                    for p in parts.iter_mut() {
+                        p.push('\n');
+                    }
+                }
+                None => {
+                    for (i, p) in parts.iter_mut().enumerate() {
+                        if i == cur {
+                            p.push_str(line);
+                        }
+                        p.push('\n');
+                    }
+                }
+            }
+        }
+        Ok(Kernel {
+            init: assemble(&parts[0], arch)?,
+            body: assemble(&parts[1], arch)?,
+            drain: assemble(&parts[2], arch)?,
+        })
+    }
+
+    /// Runs the kernel on `dst`: init, `runs` body iterations (D7 state before each), drain,
+    /// then checks that nothing is pending.
+    pub fn run(
+        &self,
+        arch: Arch,
+        cfg: SimConfig,
+        dst: &mut Dest,
+        runs: usize,
+    ) -> Result<super::Stats, SimError> {
+        let mut m = Machine::with_config(arch, cfg);
+        m.enter_kernel_state();
+        m.run(&self.init, dst)?;
+        m.set_rwc_dst(0);
+        let s = m.run_rows(&self.body, dst, runs)?;
+        m.run(&self.drain, dst)?;
+        m.check_drained()?;
+        Ok(s)
+    }
+}
+
+/// Result of a D5 comparison.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EquivError {
+    /// The macro program failed.
+    #[error("macro program: {0}")]
+    Macro(SimError),
+    /// The plain program failed.
+    #[error("plain program: {0}")]
+    Plain(SimError),
+    /// Dst differs at physical cell `index` (row·16 + column).
+    #[error(
+        "Dst differs at row {row} column {col}: macro {macro_bits:#06x}, plain {plain_bits:#06x}"
+    )]
+    Differ {
+        row: usize,
+        col: usize,
+        macro_bits: u16,
+        plain_bits: u16,
+    },
+}
+
+/// D5: runs `macro_k` (`macro_runs` iterations) and `plain` (`plain_runs`) on copies of `dst`
+/// and requires bit-identical Dst afterwards.
+pub fn compare_with_plain(
+    arch: Arch,
+    cfg: SimConfig,
+    macro_k: &Kernel,
+    macro_runs: usize,
+    plain: &Kernel,
+    plain_runs: usize,
+    dst: &Dest,
+) -> Result<(), EquivError> {
+    let mut a = dst.clone();
+    let mut b = dst.clone();
+    macro_k
+        .run(arch, cfg, &mut a, macro_runs)
+        .map_err(EquivError::Macro)?;
+    plain
+        .run(arch, cfg, &mut b, plain_runs)
+        .map_err(EquivError::Plain)?;
+    let (x, y) = (a.bits(), b.bits());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        None => Ok(()),
+        Some(i) => Err(EquivError::Differ {
+            row: i / 16,
+            col: i % 16,
+            macro_bits: x[i],
+            plain_bits: y[i],
+        }),
+    }
+}
+
+/// Errors of [`run_kernel_batch`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KernelBatchError {
+    /// The simulator failed on the chunk whose first value has index `first`.
+    #[error("values from {first}: {source}")]
+    Sim { first: usize, source: SimError },
+    /// Dst I/O failed.
+    #[error("values from {first}: Dst I/O: {source}")]
+    Dest { first: usize, source: DestError },
+    /// `rows_per_chunk` is 0, exceeds the Dst capacity, or is not a multiple of the body's rows.
+    #[error("rows_per_chunk {rows} must be a positive multiple of {body_rows} and at most {max}")]
+    Rows {
+        rows: usize,
+        body_rows: usize,
+        max: usize,
+    },
+}
+
+/// Runs `k` over `inputs` in parallel chunks of `rows_per_chunk` SFPU rows: inputs placed through
+/// the inverse of `load`, the kernel run (init, iterations, drain) per chunk on a fresh machine,
+/// outputs read back through `out`. `body_rows` = rows per body iteration. A trailing partial
+/// chunk is padded with zeros (padding not returned).
+#[allow(clippy::too_many_arguments)]
+pub fn run_kernel_batch(
+    arch: Arch,
+    cfg: SimConfig,
+    k: &Kernel,
+    body_rows: usize,
+    inputs: &[u32],
+    load: Mod0,
+    out: Mod0,
+    width: DestWidth,
+    rows_per_chunk: usize,
+) -> Result<Vec<u32>, KernelBatchError> {
+    let max = width.sfpu_rows();
+    if rows_per_chunk == 0
+        || body_rows == 0
+        || rows_per_chunk > max
+        || rows_per_chunk % body_rows != 0
+    {
+        return Err(KernelBatchError::Rows {
+            rows: rows_per_chunk,
+            body_rows,
+            max,
+        });
+    }
+    let per = rows_per_chunk * LANES;
+    let group = (8192 / per).max(1) * per;
+    let parts: Vec<Result<Vec<u32>, KernelBatchError>> = inputs
+        .par_chunks(group)
+        .enumerate()
+        .map(|(g, part)| {
+            let mut dst = Dest::new();
+            let mut res = Vec::with_capacity(part.len());
+            for (i, chunk) in part.chunks(per).enumerate() {
+                let first = g * group + i * per;
+                let mut padded = chunk.to_vec();
+                padded.resize(per, 0);
+                dst.write_rows(&padded, load, width, arch)
+                    .map_err(|source| KernelBatchError::Dest { first, source })?;
+                k.run(arch, cfg, &mut dst, rows_per_chunk / body_rows)
+                    .map_err(|source| KernelBatchError::Sim { first, source })?;
+                let got = dst
+                    .read_rows(per, out, width, arch)
+                    .map_err(|source| KernelBatchError::Dest { first, source })?;
+                res.extend(got.iter().take(chunk.len()));
+            }
+            Ok(res)
+        })
+        .collect();
+    let mut all = Vec::with_capacity(inputs.len());
+    for p in parts {
+        all.extend(p?);
+    }
+    Ok(all)
+}

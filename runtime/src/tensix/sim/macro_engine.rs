@@ -1,0 +1,675 @@
+//! The SFPLOADMACRO engine (tensix.md §6; ISA-BH/WH `SFPLOADMACRO.md`, tt-llk
+//! `ckernel_sfpu_typecast.h` schedules): the macro configuration (templates, sequences, Misc),
+//! the per-sub-unit queues of scheduled instructions with their delays, the WaitForElapsed
+//! Instructions / Cycles counters, priority over regular issue, the VD==16 rule, and every
+//! hazard of §6.4 as a structured [`MacroHazard`].
+//!
+//! Timing model (§6.2 step 3): an instruction scheduled with delay `k` by a SFPLOADMACRO issued
+//! in cycle `t` executes in cycle `t + 1 + k`. Each issue cycle first executes the pending
+//! instructions whose counter is 0 (in sub-unit order Simple, MAD, Round, Store), decrements the
+//! others, then lets the regular instruction issue (and a SFPLOADMACRO enqueue, forgetting first).
+//!
+//! Readings of the sources that the published schedules force (each checked by
+//! `tests/tensix_published.rs`, which runs tt-llk's schedules hazard-free):
+//! * The forget rule (§6.2 step 2) applies only to bytes with `src != 0`: tt-llk's u32→fp32
+//!   relies on macro 0's all-zero MAD byte not dropping macro 1's MAD that is due next cycle.
+//! * (‡) "SFPNOP on MAD in the same cycle" is met by a scheduled NOP on MAD or by a regular
+//!   SFPNOP issued in that cycle (tt-llk fp32→u16 issues `SFPNOP` after each macro, MAD byte 0).
+//! * The cycle after a scheduled SWAP forbids Simple/Round work (scheduled or regular); a regular
+//!   load (the next SFPLOADMACRO in tt-llk's fp32→u16 loop) is allowed.
+//! * Macro configuration is stored lane-uniform; SFPCONFIG already rejects a non-uniform L0
+//!   (`ConfigNotUniform`), so no per-lane configuration can arise.
+//!
+//! Invariants:
+//! * A scheduled instruction runs through the regular per-instruction handlers on a renamed copy
+//!   (its VB/"d" operand copied into a scratch LReg not otherwise read); the result is moved to
+//!   L16 or the macro's VD, the scratch is restored, and issue-level state (MAD hazard, SWAP
+//!   stall) is left untouched, so scheduled instructions never create regular-issue stalls.
+//! * Only the register write and (for VD < 8) the flag writes of the scheduled instruction are
+//!   visible; with VD = 16 lane flags are restored (writes to VD ≥ 8 never set flags).
+//! * Nothing panics; every hazard is a [`SimError::Macro`].
+
+use super::{Machine, SimError, LANES};
+use crate::tensix::dest::Dest;
+use crate::tensix::formats::Mod0;
+use crate::tensix::isa::{self, Insn, Reg};
+
+mod subst;
+use subst::{sched_reads, substitute, with_vd};
+
+/// The SFPU sub-units a macro can schedule on (§6.1 byte order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Simple sub-unit (byte 0).
+    Simple,
+    /// MAD sub-unit (byte 1).
+    Mad,
+    /// Round sub-unit (byte 2).
+    Round,
+    /// Store sub-unit (byte 3).
+    Store,
+    /// Load sub-unit (regular issue only).
+    Load,
+}
+
+impl Unit {
+    const SCHEDULED: [Unit; 4] = [Unit::Simple, Unit::Mad, Unit::Round, Unit::Store];
+
+    fn index(self) -> usize {
+        match self {
+            Unit::Simple => 0,
+            Unit::Mad => 1,
+            Unit::Round => 2,
+            Unit::Store => 3,
+            Unit::Load => 4,
+        }
+    }
+}
+
+/// The sub-unit that executes a (regular or template) instruction (tensix.md §2 "Unit").
+/// `None` for SFPNOP (runs anywhere) and REPLAY.
+pub fn unit_of(insn: &Insn) -> Option<Unit> {
+    use Insn as I;
+    Some(match insn {
+        I::Nop | I::Replay { .. } => return None,
+        I::Load { .. } | I::LoadI { .. } | I::LoadMacro { .. } | I::Lut { .. } => Unit::Load,
+        I::Store { .. } => Unit::Store,
+        I::Mad { .. }
+        | I::Add { .. }
+        | I::Mul { .. }
+        | I::AddI { .. }
+        | I::MulI { .. }
+        | I::LutFp32 { .. }
+        | I::Mul24 { .. } => Unit::Mad,
+        I::StochRnd { .. } | I::Shft2 { .. } => Unit::Round,
+        _ => Unit::Simple,
+    })
+}
+
+/// The hazards of tensix.md §6.4 that concern SFPLOADMACRO (the others — `CcDisabled`,
+/// `Unmodelled`, `OddDstAddress`, `Backdoor`, `MadHazard` of regular issue — are reported by the
+/// regular [`SimError`] variants).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MacroHazard {
+    /// A macro uses a Sequence/Template/Misc never written.
+    #[error("Unconfigured: {what} was never written")]
+    Unconfigured { what: String },
+    /// Sequence byte with src 1, or a Store sub-unit fed something other than a store.
+    #[error("UbTemplate: {what}")]
+    UbTemplate { what: String },
+    /// Template opcode not executable by the sub-unit it is scheduled on.
+    #[error("ClassMismatch: {mnemonic} scheduled on the {unit:?} sub-unit")]
+    ClassMismatch { mnemonic: &'static str, unit: Unit },
+    /// Rule (†): Simple and Round in the same cycle without exactly one of them writing L16.
+    #[error("SameCycle: Simple (VD {simple_vd}) and Round (VD {round_vd}) in one cycle need exactly one VD == 16")]
+    SameCycle { simple_vd: u8, round_vd: u8 },
+    /// Rule (‡) first half: a scheduled SWAP without an SFPNOP on MAD in its cycle.
+    #[error("SwapNeedsMadNop: a scheduled SFPSWAP needs SFPNOP on the MAD sub-unit in its cycle")]
+    SwapNeedsMadNop,
+    /// Rule (‡) second half: Simple/Round busy in the cycle after a scheduled SWAP.
+    #[error("SwapNextCycle: {what} in the cycle after a scheduled SFPSWAP")]
+    SwapNextCycle { what: &'static str },
+    /// A scheduled MAD-class result read in the next cycle (no interlock for macros).
+    #[error("MadHazard: L{reg} written by a scheduled MAD is read in the next cycle")]
+    MadHazard { reg: usize },
+    /// A regular instruction lands on a sub-unit used by a scheduled one in the same cycle.
+    #[error("RegularCollision: {mnemonic} collides with a scheduled instruction on the {unit:?} sub-unit (the hardware discards it)")]
+    RegularCollision { mnemonic: &'static str, unit: Unit },
+    /// A pending scheduled instruction dropped by the forget rule.
+    #[error(
+        "Forgotten: a pending {unit:?} instruction with delay {delay} was dropped by a new macro"
+    )]
+    Forgotten { unit: Unit, delay: u8 },
+    /// SFPCONFIG or a backdoor write to macro state while scheduled instructions are pending.
+    #[error("ConfigWhilePending: macro configuration changed with scheduled instructions pending")]
+    ConfigWhilePending,
+    /// VD ≥ 4 sets Imm10 bit 0 while the address base is odd.
+    #[error("VdHiCarry: VD {vd} sets Imm10 bit 0 and the Dst address base {base} is odd")]
+    VdHiCarry { vd: u8, base: u16 },
+    /// L16 read where it holds nothing written by a macro in those lanes.
+    #[error("L16Misuse: L16 read in lanes {lanes:#010x} that no scheduled instruction wrote")]
+    L16Misuse { lanes: u32 },
+    /// Program ended with pending scheduled instructions.
+    #[error("Undrained: {pending} scheduled instruction(s) still pending (add SFPNOPs)")]
+    Undrained { pending: usize },
+    /// A template mode the engine does not model.
+    #[error("Unmodelled: {what}")]
+    Unmodelled { what: String },
+}
+
+/// What a pending entry will do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sched {
+    Nop,
+    /// SFPSTORE of `vd` (0..=16) with `mod0` at the recorded address.
+    Store {
+        vd: u8,
+        mod0: Mod0,
+        imm10: u16,
+    },
+    /// `insn` with its "d" operand register `din` (the instruction's VD field holds a placeholder);
+    /// the result goes to `dest` (macro VD or 16).
+    Op {
+        insn: Insn,
+        din: u8,
+        dest: u8,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pending {
+    unit: Unit,
+    what: Sched,
+    remaining: u8,
+    /// UnitDelayKind: WaitForElapsedInstructions.
+    by_insns: bool,
+    /// pc of the scheduling SFPLOADMACRO.
+    pc: usize,
+}
+
+/// Engine state held by the [`Machine`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct MacroState {
+    pending: Vec<Pending>,
+    /// Lanes of L16 written by scheduled instructions.
+    l16_init: u32,
+    /// Registers (bit 16 = L16) written by a scheduled MAD in the previous cycle.
+    mad_last: u32,
+    /// A scheduled SWAP executed in the previous cycle.
+    swap_last: bool,
+}
+
+impl MacroState {
+    pub(super) fn pending(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+fn hz(pc: usize, hazard: MacroHazard) -> SimError {
+    SimError::Macro { pc, hazard }
+}
+
+impl Machine {
+    /// Number of scheduled instructions still pending.
+    pub fn macro_pending(&self) -> usize {
+        self.macro_state.pending()
+    }
+
+    /// `Err(Undrained)` if scheduled instructions are still pending (call at the end of a
+    /// kernel, after its drain NOPs).
+    pub fn check_drained(&self) -> Result<(), SimError> {
+        match self.macro_state.pending() {
+            0 => Ok(()),
+            n => Err(hz(
+                self.macro_state.pending.first().map_or(0, |p| p.pc),
+                MacroHazard::Undrained { pending: n },
+            )),
+        }
+    }
+
+    /// The issue-cycle hook (called by `step` for every issued instruction after its own hazard
+    /// checks): runs the `1 + stall` cycles' worth of due scheduled instructions and checks the
+    /// regular instruction against them (priority, (†), (‡), scheduled MAD latency).
+    pub(super) fn macro_cycle(
+        &mut self,
+        insn: &Insn,
+        pc: usize,
+        stall: u64,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
+        // Configuration writes with anything pending.
+        let cfg_write = match insn {
+            Insn::Config { dest, .. } => *dest <= 8,
+            _ => {
+                insn.vd_field().is_some_and(|v| v >= 12)
+                    && self.lane_config & super::LC_DISABLE_BACKDOOR == 0
+            }
+        };
+        if cfg_write && !self.macro_state.pending.is_empty() {
+            return Err(hz(pc, MacroHazard::ConfigWhilePending));
+        }
+        if self.macro_state.pending.is_empty()
+            && self.macro_state.mad_last == 0
+            && !self.macro_state.swap_last
+        {
+            return Ok(());
+        }
+        let by_insns = self.macro_state.pending.iter().any(|p| p.by_insns);
+        let extra = if by_insns { 0 } else { stall };
+        for _ in 0..extra {
+            self.macro_tick(None, pc, dst)?;
+        }
+        self.macro_tick(Some(insn), pc, dst)
+    }
+
+    /// One cycle: execute due scheduled instructions (with `regular` issuing in the same cycle).
+    fn macro_tick(
+        &mut self,
+        regular: Option<&Insn>,
+        pc: usize,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
+        let mut due: Vec<Pending> = Vec::new();
+        let mut keep = Vec::with_capacity(self.macro_state.pending.len());
+        for p in self.macro_state.pending.drain(..) {
+            if p.remaining == 0 {
+                due.push(p);
+            } else {
+                keep.push(Pending {
+                    remaining: p.remaining - 1,
+                    ..p
+                });
+            }
+        }
+        self.macro_state.pending = keep;
+        due.sort_by_key(|p| p.unit.index());
+        let reg_unit = regular.and_then(unit_of);
+        let reg_mn = regular.map_or("cycle", |i| i.info().mnemonic);
+
+        // Priority: the scheduled instruction wins, the regular one is discarded in hardware.
+        if let Some(u) = reg_unit {
+            if due.iter().any(|p| p.unit == u && p.what != Sched::Nop) {
+                return Err(hz(
+                    pc,
+                    MacroHazard::RegularCollision {
+                        mnemonic: reg_mn,
+                        unit: u,
+                    },
+                ));
+            }
+        }
+        // (‡) second half: nothing on Simple/Round right after a scheduled SWAP.
+        if self.macro_state.swap_last {
+            let busy = due
+                .iter()
+                .any(|p| matches!(p.unit, Unit::Simple | Unit::Round) && p.what != Sched::Nop);
+            if busy {
+                return Err(hz(
+                    due.first().map_or(pc, |p| p.pc),
+                    MacroHazard::SwapNextCycle {
+                        what: "a scheduled Simple/Round instruction",
+                    },
+                ));
+            }
+            if matches!(reg_unit, Some(Unit::Simple | Unit::Round)) {
+                return Err(hz(
+                    pc,
+                    MacroHazard::SwapNextCycle {
+                        what: "a regular Simple/Round instruction",
+                    },
+                ));
+            }
+        }
+        // (†) Simple and Round in one cycle: exactly one writes L16.
+        let vd_of = |u: Unit| -> Option<u8> {
+            due.iter()
+                .find(|p| p.unit == u)
+                .and_then(|p| match p.what {
+                    Sched::Op { dest, .. } => Some(dest),
+                    _ => None,
+                })
+                .or_else(|| {
+                    (reg_unit == Some(u))
+                        .then(|| regular.and_then(|i| i.vd_field()))
+                        .flatten()
+                })
+        };
+        if let (Some(s), Some(r)) = (vd_of(Unit::Simple), vd_of(Unit::Round)) {
+            if (s == 16) == (r == 16) {
+                return Err(hz(
+                    pc,
+                    MacroHazard::SameCycle {
+                        simple_vd: s,
+                        round_vd: r,
+                    },
+                ));
+            }
+        }
+        // (‡) first half.
+        let swap_now = due.iter().any(|p| {
+            matches!(
+                p.what,
+                Sched::Op {
+                    insn: Insn::Swap { .. },
+                    ..
+                }
+            )
+        });
+        if swap_now {
+            let mad_nop = due
+                .iter()
+                .any(|p| p.unit == Unit::Mad && p.what == Sched::Nop)
+                || matches!(regular, Some(Insn::Nop));
+            if !mad_nop {
+                return Err(hz(pc, MacroHazard::SwapNeedsMadNop));
+            }
+        }
+        // Scheduled MAD results are not readable in the next cycle.
+        let mad_last = self.macro_state.mad_last;
+        if mad_last != 0 {
+            let mut reads = regular.map_or(0, |i| super::exec::insn_reads(i).0 & 0xFFFF);
+            for p in &due {
+                reads |= match p.what {
+                    Sched::Op { insn, din, .. } => sched_reads(&insn, din),
+                    Sched::Store { vd, .. } => 1 << vd,
+                    Sched::Nop => 0,
+                };
+            }
+            if reads & mad_last != 0 {
+                return Err(hz(
+                    due.first().map_or(pc, |p| p.pc),
+                    MacroHazard::MadHazard {
+                        reg: (reads & mad_last).trailing_zeros() as usize,
+                    },
+                ));
+            }
+        }
+        let mut mad_now = 0u32;
+        for p in &due {
+            if let Sched::Op { dest, .. } = p.what {
+                if p.unit == Unit::Mad {
+                    mad_now |= 1 << dest;
+                }
+            }
+        }
+        // Execute: all due instructions read the state before any of them writes (they run in
+        // parallel sub-units), so snapshot first.
+        let snapshot = (self.lreg, self.init, self.macro_state.l16_init);
+        let mut writes: Vec<(usize, [u32; LANES], u32)> = Vec::new();
+        for p in &due {
+            match p.what {
+                Sched::Nop => {}
+                Sched::Store { vd, mod0, imm10 } => {
+                    self.sched_store(p.pc, vd, mod0, imm10, &snapshot, dst)?
+                }
+                Sched::Op { insn, din, dest } => {
+                    let w = self.sched_op(p.pc, &insn, din, dest, &snapshot, dst)?;
+                    writes.push(w);
+                }
+            }
+        }
+        for (r, vals, en) in writes {
+            for (l, v) in vals.iter().enumerate() {
+                if en >> l & 1 != 0 {
+                    self.lreg[r][l] = *v;
+                }
+            }
+            self.init[r] |= en;
+            if r == 16 {
+                self.macro_state.l16_init |= en;
+            }
+        }
+        self.macro_state.mad_last = mad_now;
+        self.macro_state.swap_last = swap_now;
+        Ok(())
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn sched_store(
+        &mut self,
+        pc: usize,
+        vd: u8,
+        mod0: Mod0,
+        imm10: u16,
+        snap: &([[u32; LANES]; 17], [u32; 17], u32),
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
+        let en = self.lane_enabled();
+        let r = usize::from(vd).min(16);
+        let defined = if r == 16 { snap.2 } else { snap.1[r] };
+        if en & !defined != 0 {
+            return Err(if r == 16 {
+                hz(
+                    pc,
+                    MacroHazard::L16Misuse {
+                        lanes: en & !defined,
+                    },
+                )
+            } else {
+                SimError::Uninitialised {
+                    pc,
+                    reg: r,
+                    lanes: en & !defined,
+                }
+            });
+        }
+        let m = mod0.resolve(&self.cfg.dst);
+        let addr = imm10;
+        for l in 0..LANES {
+            if en >> l & 1 != 0 {
+                dst.sfpu_store(addr, l, m, snap.0[r][l], self.arch)
+                    .map_err(|source| SimError::Dest { pc, source })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a scheduled op on the snapshot state; returns `(dest register, values, lanes)`.
+    #[allow(clippy::type_complexity)]
+    fn sched_op(
+        &mut self,
+        pc: usize,
+        insn: &Insn,
+        din: u8,
+        dest: u8,
+        snap: &([[u32; LANES]; 17], [u32; 17], u32),
+        dst: &mut Dest,
+    ) -> Result<(usize, [u32; LANES], u32), SimError> {
+        // Scratch register: one the renamed instruction does not otherwise read.
+        let mut reads = sched_reads(insn, din) | 1 << 7 | 1 << din;
+        if let Insn::Mad { vb, vc, mod1, .. }
+        | Insn::Add { vb, vc, mod1, .. }
+        | Insn::Mul { vb, vc, mod1, .. } = *insn
+        {
+            if mod1.contains(isa::MadMod::INDIRECT_VA) {
+                // Only the registers L7 selects in this cycle are read as VA.
+                reads = 1 << (vb.0 & 15) | 1 << (vc.0 & 15) | 1 << 7 | 1 << din;
+                for &sel in snap.0[7].iter() {
+                    reads |= 1 << (sel & 15);
+                }
+            }
+        }
+        let Some(s) = (0u8..8).find(|r| reads >> r & 1 == 0) else {
+            return Err(hz(
+                pc,
+                MacroHazard::Unmodelled {
+                    what: "no free LReg to evaluate a scheduled instruction".into(),
+                },
+            ));
+        };
+        let (cur_l, cur_i) = (self.lreg, self.init);
+        // Execute on the snapshot (parallel sub-units read the same cycle-start state).
+        self.lreg = snap.0;
+        self.init = snap.1;
+        let d = usize::from(din & 15);
+        self.lreg[usize::from(s)] = snap.0[d];
+        self.init[usize::from(s)] = snap.1[d];
+        let (cc, mad, busy, sh) = (self.cc, self.mad_pending, self.busy_next, self.wh_shuffle);
+        let en = self.lane_enabled();
+        let run = with_vd(insn, Reg(s));
+        let res = self.execute(&run, pc, dst);
+        let out = self.lreg[usize::from(s)];
+        let new_cc = self.cc;
+        self.lreg = cur_l;
+        self.init = cur_i;
+        self.mad_pending = mad;
+        self.busy_next = busy;
+        self.wh_shuffle = sh;
+        self.cc = if dest >= 8 { cc } else { new_cc };
+        res?;
+        Ok((usize::from(dest).min(16), out, en))
+    }
+
+    /// SFPLOADMACRO (§6.2): the load part, then enqueue the sequence.
+    pub(super) fn exec_loadmacro(
+        &mut self,
+        pc: usize,
+        lreg: u8,
+        mod0: Mod0,
+        addr_mod: u8,
+        imm10: u16,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
+        let m = usize::from(lreg >> 2) & 3;
+        let vd = ((imm10 & 1) as u8) << 2 | (lreg & 3);
+        let base = self.dst_addr(0);
+        if imm10 & 1 != 0 && base & 1 != 0 {
+            return Err(hz(pc, MacroHazard::VdHiCarry { vd, base }));
+        }
+        // Bit 0 of the address is unused (even base): the datum address is Imm10 without VDHi.
+        let imm = imm10 & !1;
+        let addr = self.dst_addr(imm);
+        let seq = self.macro_cfg.sequences[m].ok_or_else(|| {
+            hz(
+                pc,
+                MacroHazard::Unconfigured {
+                    what: format!("Sequence[{m}]"),
+                },
+            )
+        })?;
+        let misc = self.macro_cfg.misc.ok_or_else(|| {
+            hz(
+                pc,
+                MacroHazard::Unconfigured {
+                    what: "Misc".into(),
+                },
+            )
+        })?;
+        let load = Insn::Load {
+            vd: Reg(vd),
+            mod0,
+            addr_mod,
+            imm10: imm,
+        };
+        self.execute(&load, pc, dst)?;
+        for (i, unit) in Unit::SCHEDULED.iter().copied().enumerate() {
+            let b = (seq >> (8 * i)) as u8;
+            let delay = (b >> 3) & 7;
+            let vd16 = b & 0x40 != 0;
+            let use_vb = b & 0x80 != 0;
+            let src = b & 7;
+            // The forget rule applies only to bytes that schedule something (src != 0): the
+            // published u32→fp32 schedule (tt-llk) relies on an all-zero MAD byte of macro 0 not
+            // dropping macro 1's pending MAD (tensix.md §6.2 "revisit" clause).
+            if delay != 7 && src != 0 {
+                if let Some(k) = self
+                    .macro_state
+                    .pending
+                    .iter()
+                    .position(|p| p.unit == unit && p.remaining == delay)
+                {
+                    self.macro_state.pending.remove(k);
+                    return Err(hz(pc, MacroHazard::Forgotten { unit, delay }));
+                }
+            }
+            let what = match src {
+                0 => continue,
+                1 => {
+                    return Err(hz(
+                        pc,
+                        MacroHazard::UbTemplate {
+                            what: format!("Sequence[{m}] byte {i}: src 1"),
+                        },
+                    ))
+                }
+                2 if unit == Unit::Store => {
+                    return Err(hz(
+                        pc,
+                        MacroHazard::UbTemplate {
+                            what: "Store sub-unit fed SFPNOP".into(),
+                        },
+                    ))
+                }
+                2 => Sched::Nop,
+                3 if unit != Unit::Store => {
+                    return Err(hz(
+                        pc,
+                        MacroHazard::ClassMismatch {
+                            mnemonic: "sfpstore",
+                            unit,
+                        },
+                    ))
+                }
+                _ => {
+                    let template = if src == 3 {
+                        None
+                    } else {
+                        let k = usize::from(src - 4);
+                        let w = self.macro_cfg.templates[k].ok_or_else(|| {
+                            hz(
+                                pc,
+                                MacroHazard::Unconfigured {
+                                    what: format!("InstructionTemplate[{k}]"),
+                                },
+                            )
+                        })?;
+                        Some(isa::decode(w, self.arch).map_err(|e| {
+                            hz(
+                                pc,
+                                MacroHazard::Unmodelled {
+                                    what: format!("InstructionTemplate[{k}]: {e}"),
+                                },
+                            )
+                        })?)
+                    };
+                    if unit == Unit::Store {
+                        let tvd = match template {
+                            None => 0,
+                            Some(Insn::Store { vd, .. }) => vd.0,
+                            Some(t) => {
+                                return Err(hz(
+                                    pc,
+                                    MacroHazard::UbTemplate {
+                                        what: format!("Store sub-unit fed {}", t.info().mnemonic),
+                                    },
+                                ))
+                            }
+                        };
+                        let svd = if vd16 {
+                            16
+                        } else if use_vb {
+                            tvd
+                        } else {
+                            vd
+                        };
+                        let smod = if misc >> (4 + m) & 1 != 0 {
+                            mod0
+                        } else {
+                            Mod0::from_bits((misc & 0xF) as u8).unwrap_or(Mod0::SrcB)
+                        };
+                        Sched::Store {
+                            vd: svd,
+                            mod0: smod,
+                            imm10: addr,
+                        }
+                    } else {
+                        let t = template.unwrap_or(Insn::Nop);
+                        if unit_of(&t) != Some(unit) {
+                            return Err(hz(
+                                pc,
+                                MacroHazard::ClassMismatch {
+                                    mnemonic: t.info().mnemonic,
+                                    unit,
+                                },
+                            ));
+                        }
+                        let (insn, din) = substitute(&t, vd, use_vb).map_err(|h| hz(pc, h))?;
+                        Sched::Op {
+                            insn,
+                            din,
+                            dest: if vd16 { 16 } else { vd },
+                        }
+                    }
+                }
+            };
+            self.macro_state.pending.push(Pending {
+                unit,
+                what,
+                remaining: delay,
+                by_insns: misc >> (8 + i) & 1 != 0,
+                pc,
+            });
+        }
+        Ok(())
+    }
+}
