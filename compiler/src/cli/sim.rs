@@ -1,12 +1,17 @@
-//! `ptoc sim`: runs an SFPU program body over a Dest image on the Tensix simulator
-//! (tensix.md §4.7).
+//! `ptoc sim`: runs an SFPU kernel over a Dest image on the Tensix simulator (tensix.md §4.7),
+//! plain or SFPLOADMACRO-scheduled.
 //!
 //! ```text
 //! ptoc sim PROGRAM.s [--arch wormhole|blackhole] --input IN.bin --output OUT.bin
 //!          [--dest 32|16] [--dst-format fp16b|fp16a|uint16] [--out-width 16|32]
-//!          [--dst16-mode literal|high-half] [--allow-isa-modes] [--init INIT.s]
+//!          [--out-format fp16b|fp16a|uint16] [--dst16-mode literal|high-half]
+//!          [--allow-isa-modes] [--init INIT.s]
 //! ```
 //! - PROGRAM is SFPU assembly (`tensix::asm`, the seed's listing syntax); default arch blackhole.
+//!   It may be split into sections by the marker lines `; @init`, `; @body`, `; @drain`
+//!   (`tensix::sim::kernel::Kernel::parse`, the form of the published listings); text before the
+//!   first marker, and the whole file when there is none, is the loop body. The body must not be
+//!   empty.
 //! - IN holds raw little-endian words, 32-bit with `--dest 32` (default), 16-bit with `--dest 16`.
 //!   Each word is a *logical* value: the LReg value SFPLOAD would produce with the matching mode
 //!   — FP32/INT32 (raw) for 32-bit words; for 16-bit words the mode of `--dst-format`: BF16
@@ -17,23 +22,36 @@
 //!   `ADDR_MOD_6` +2; WH `ADDR_MOD_3` +0, `ADDR_MOD_2` +2), RWC.Dst starting at 0, and the D7
 //!   kernel state (all lanes enabled, flags true, empty CC stack) re-established before every
 //!   row. The body must advance RWC.Dst by a positive even amount per run (`2·rows per run`).
-//! - `--init INIT.s` (optional) runs once before the first row, in the D7 kernel state, like
-//!   tt-llk's `init_*` functions (SFPCONFIG constants, LREG setup); its cycles are reported as
-//!   `init_cycles: N` and not counted per row. State it leaves (LRegs, constants) carries over.
+//! - Init code — the `--init INIT.s` file, then the `; @init` section — runs once before the first
+//!   row, in the D7 kernel state, like tt-llk's `init_*` functions (SFPCONFIG constants, LREG
+//!   setup, macro templates/sequences/Misc); its cycles are reported as `init_cycles: N` and not
+//!   counted per row. State it leaves (LRegs, constants, macro configuration) carries over to every
+//!   chunk. Macro template writes through VD ≥ 12 (the backdoor, tensix.md §1.1) are allowed in
+//!   init code only: a body or drain instruction that would write a template is an error (while
+//!   LaneConfig.DISABLE_BACKDOOR is clear after init).
+//! - After the rows of each chunk the drain runs on that chunk's Dst — the `; @drain` section, or
+//!   8 SFPNOPs when the listing has none — and the SFPLOADMACRO pipeline must then be empty
+//!   (`Machine::check_drained`): scheduled stores of the last rows land in their own chunk, and
+//!   one still pending is an error rather than a lost store or one leaking into the next chunk.
 //! - `--dest 32` turns the SFPU Fp32 mode on (Mod0 0 → FP32); `--dest 16` leaves it off
 //!   (Mod0 0 → BF16 or FP16 by `--dst-format`). Outputs are read back the same way as inputs,
-//!   with the width of `--out-width` (default: `--dest`).
+//!   with the width of `--out-width` (default: `--dest`) and, for 16-bit output words, the layout
+//!   of `--out-format` (default: `--dst-format`; e.g. raw u16 in, bf16 out).
 //! - Inputs larger than Dst run in Dst-sized chunks of whole 32×32 tiles (8 tiles with a 32-bit
 //!   side, 16 when both sides are 16-bit); the last chunk is padded with zeros, which are run but
 //!   not written out. An empty input runs one all-zero tile (to measure cycles) and writes nothing.
-//! - stdout: (`init_cycles: N`,) `rows: R`, then `cycles_per_row: N` as the last line: SFPU
-//!   issue cycles (incl. auto-stalls) per row from the simulator's counts (integer, or a decimal
-//!   when not whole).
-//! - Exit status: 0 done; 1 assembly or simulation error (the message names the line/pc);
-//!   2 usage or I/O error (unreadable program/input, input size not a multiple of the word).
+//! - stdout: (`init_cycles: N` when there is init code,) `rows: R`, then `cycles_per_row: N` as
+//!   the last line: the steady-state SFPU cycles per row of the tensix.md §7 cycle model
+//!   (`tensix::sim::cycle::steady_state` on init, body and drain: issue slots + auto-stalls per
+//!   body run over ≥ 2 tiles after warm-up, cross-checked with the static count;
+//!   SFPLOADMACRO-scheduled instructions take no issue slot), an integer or a decimal when not
+//!   whole. Init and drain cycles are not part of it.
+//! - Exit status: 0 done; 1 assembly or simulation error (the message names the line/pc),
+//!   including an undrained macro pipeline and a template write outside init code; 2 usage or I/O
+//!   error (unreadable program/input, input size not a multiple of the word).
 //!
 //! Invariants: never panics on any input; only the `init_cycles:`/`rows:`/`cycles_per_row:`
-//! lines go to stdout.
+//! lines go to stdout; every chunk ends with the macro pipeline empty.
 
 use std::path::PathBuf;
 
@@ -43,8 +61,10 @@ use pto_runtime::tensix::formats::{
     shuf16, shuf32, shuf_fp16, unshuf16, unshuf32, unshuf_fp16, Arch, Cell, DataFormat, DstConfig,
     View,
 };
-use pto_runtime::tensix::isa::Program;
-use pto_runtime::tensix::sim::{Machine, SimConfig, SimError};
+use pto_runtime::tensix::isa::{Insn, Program};
+use pto_runtime::tensix::sim::cycle::steady_state;
+use pto_runtime::tensix::sim::kernel::Kernel;
+use pto_runtime::tensix::sim::{Machine, SimConfig, SimError, LC_DISABLE_BACKDOOR};
 
 use super::{Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 
@@ -109,6 +129,9 @@ pub struct SimArgs {
     /// Output word width; default: --dest.
     #[arg(long, value_enum)]
     pub out_width: Option<WidthArg>,
+    /// The layout of 16-bit output words; default: --dst-format.
+    #[arg(long, value_enum, value_name = "DST_FORMAT")]
+    pub out_format: Option<DstFormatArg>,
     /// How Dst16b maps onto the storage (OPEN Q1).
     #[arg(long, value_enum, default_value_t = Dst16ModeArg::Literal)]
     pub dst16_mode: Dst16ModeArg,
@@ -202,24 +225,32 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
         ArchArg::Blackhole => Arch::Bh,
         ArchArg::Wormhole => Arch::Wh,
     };
-    let program = load_program(&args.program, arch)?;
-    if program.insns.is_empty() {
+    let kernel = load_kernel(&args.program, arch)?;
+    if kernel.body.insns.is_empty() {
         return Err(error(format!(
-            "{}: the program has no instructions",
+            "{}: the program has no loop-body instructions",
             args.program.display()
         )));
     }
     let init = match &args.init {
-        Some(p) => Some(load_program(p, arch)?),
-        None => None,
+        Some(p) => concat(&load_program(p, arch)?, &kernel.init),
+        None => kernel.init.clone(),
+    };
+    let drain = if kernel.drain.insns.is_empty() {
+        Program::new(vec![Insn::Nop; DEFAULT_DRAIN])
+    } else {
+        kernel.drain.clone()
     };
 
-    let side = |w: WidthArg| match w {
-        WidthArg::W16 => Side::W16(args.dst_format),
+    let side = |w: WidthArg, f: DstFormatArg| match w {
+        WidthArg::W16 => Side::W16(f),
         WidthArg::W32 => Side::W32,
     };
-    let input_side = side(args.dest);
-    let output_side = side(args.out_width.unwrap_or(args.dest));
+    let input_side = side(args.dest, args.dst_format);
+    let output_side = side(
+        args.out_width.unwrap_or(args.dest),
+        args.out_format.unwrap_or(args.dst_format),
+    );
     let bytes = std::fs::read(&args.input)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.input.display())))?;
     let words = decode_words(&bytes, input_side).ok_or_else(|| {
@@ -238,7 +269,9 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
     };
     let cfg = SimConfig {
         strict: !args.allow_isa_modes,
-        allow_backdoor: false,
+        // Template writes through VD ≥ 12 are init code (tt-llk's `init_*`). The option is per
+        // machine, so the body and drain are checked statically below instead.
+        allow_backdoor: !init.insns.is_empty(),
         dst: DstConfig {
             sfpu_fp32: args.dest == WidthArg::W32,
             srcb_format,
@@ -258,17 +291,28 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
 
     let mut machine = Machine::with_config(arch, cfg);
     let mut report = String::new();
-    if let Some(init) = &init {
+    if !init.insns.is_empty() {
         // Init code touches no Dst rows the body relies on; it runs against a scratch Dst.
         machine.enter_kernel_state();
         let stats = machine
-            .run(init, &mut Dest::with_mode(mode))
+            .run(&init, &mut Dest::with_mode(mode))
             .map_err(|e| error(format!("init: simulation: {e}")))?;
         report.push_str(&format!("init_cycles: {}\n", stats.cycles));
     }
+    if machine.lane_config() & LC_DISABLE_BACKDOOR == 0 {
+        for (what, prog) in [("loop body", &kernel.body), ("drain", &drain)] {
+            if let Some((pc, vd)) = backdoor_write(prog) {
+                return Err(error(format!(
+                    "{what}: {}: writes macro template {} through VD {vd} (backdoor); template \
+                     writes belong in the init code (`; @init` section or --init)",
+                    pc_line(prog, pc),
+                    vd - 12
+                )));
+            }
+        }
+    }
     let mut out = Vec::with_capacity(words.len() * output_side.bytes());
     let mut rows_run = 0u64;
-    let mut cycles = 0u64;
     let mut start = 0usize;
     loop {
         let end = (start + chunk_values).min(words.len());
@@ -284,7 +328,13 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
                 .map_err(|e| error(format!("placing input value {}: {e}", start + i)))?;
         }
         machine.set_rwc_dst(0);
-        cycles += run_chunk(&mut machine, &program, &mut dest, rows)?;
+        run_chunk(&mut machine, &kernel.body, &mut dest, rows)?;
+        // Scheduled (SFPLOADMACRO) stores of the last rows land during the drain: they must reach
+        // this chunk's Dst, and none may stay pending into the next chunk.
+        machine
+            .run(&drain, &mut dest)
+            .and_then(|_| machine.check_drained())
+            .map_err(|e| error(format!("drain of the chunk from value {start}: {e}")))?;
         rows_run += rows as u64;
         for i in 0..chunk.len() {
             let (r, c) = cell_of(i)?;
@@ -303,20 +353,75 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
     }
     std::fs::write(&args.output, &out)
         .map_err(|e| usage(format!("cannot write {}: {e}", args.output.display())))?;
+    // Steady-state cycles per row by the tensix.md §7 cycle model (D9): measured over ≥ 2 tiles
+    // of body runs after warm-up and cross-checked against the static count; macro-scheduled
+    // instructions take no issue slot. Init and drain cycles are not per-row costs.
+    let steady = steady_state(arch, cfg, &init, &kernel.body, &drain, 2)
+        .map_err(|e| error(format!("cycle model: {e}")))?;
     report.push_str(&format!(
         "rows: {rows_run}\ncycles_per_row: {}\n",
-        per_row(cycles, rows_run)
+        per_row(steady.cycles_per_body, steady.rows_per_body as u64)
     ));
     Ok(report)
 }
 
-/// Reads and assembles a program file (exit 2 when unreadable, 1 on assembly errors).
-fn load_program(path: &std::path::Path, arch: Arch) -> Result<Program, Fail> {
+/// SFPNOPs run after each chunk when the listing has no `; @drain` section: a scheduled
+/// instruction issued in cycle t with delay k ≤ 7 runs by cycle t + 8 (tensix.md §6.2), and NOPs
+/// are harmless for plain programs.
+const DEFAULT_DRAIN: usize = 8;
+
+/// Reads a program file as UTF-8 text (exit 2 when unreadable).
+fn read_text(path: &std::path::Path) -> Result<String, Fail> {
     let shown = path.display();
     let text = std::fs::read(path).map_err(|e| usage(format!("cannot read {shown}: {e}")))?;
-    let text = String::from_utf8(text)
-        .map_err(|_| usage(format!("{shown}: program is not UTF-8 text")))?;
-    asm::assemble(&text, arch).map_err(|e| error(format!("{shown}:{e}")))
+    String::from_utf8(text).map_err(|_| usage(format!("{shown}: program is not UTF-8 text")))
+}
+
+/// Reads and assembles a program file (exit 2 when unreadable, 1 on assembly errors).
+fn load_program(path: &std::path::Path, arch: Arch) -> Result<Program, Fail> {
+    let text = read_text(path)?;
+    asm::assemble(&text, arch).map_err(|e| error(format!("{}:{e}", path.display())))
+}
+
+/// Reads and assembles the main listing, split into `; @init` / `; @body` / `; @drain` sections
+/// by `Kernel::parse` (without markers everything is the body).
+fn load_kernel(path: &std::path::Path, arch: Arch) -> Result<Kernel, Fail> {
+    let text = read_text(path)?;
+    Kernel::parse(&text, arch).map_err(|e| error(format!("{}:{e}", path.display())))
+}
+
+/// `a` then `b` (source lines kept only when they all come from one program).
+fn concat(a: &Program, b: &Program) -> Program {
+    if b.insns.is_empty() {
+        return a.clone();
+    }
+    if a.insns.is_empty() {
+        return b.clone();
+    }
+    let mut insns = a.insns.clone();
+    insns.extend_from_slice(&b.insns);
+    Program::new(insns)
+}
+
+/// The first instruction of `prog` that writes a macro template through VD ≥ 12: `(pc, VD)`.
+/// SFPLOAD/SFPLOADI/SFPSTORE/SFPLUT are left out (the simulator reports those as unmodelled).
+fn backdoor_write(prog: &Program) -> Option<(usize, u8)> {
+    prog.insns.iter().enumerate().find_map(|(pc, insn)| {
+        let vd = insn.vd_field()?;
+        let excluded = matches!(
+            insn,
+            Insn::Load { .. } | Insn::Store { .. } | Insn::LoadI { .. } | Insn::Lut { .. }
+        );
+        (vd >= 12 && !excluded).then_some((pc, vd))
+    })
+}
+
+/// `pc N`, with its source line when known.
+fn pc_line(prog: &Program, pc: usize) -> String {
+    match prog.lines.get(pc) {
+        Some(line) => format!("pc {pc} (line {line})"),
+        None => format!("pc {pc}"),
+    }
 }
 
 /// Runs `rows` SFPU rows of the body; returns the cycles spent. The first run measures how far
@@ -435,6 +540,30 @@ mod tests {
         assert_eq!(per_row(26, 2), "13");
         assert_eq!(per_row(5, 2), "2.500");
         assert_eq!(per_row(0, 0), "0");
+    }
+
+    #[test]
+    fn backdoor_writes_are_found_statically() {
+        let prog = |t: &str| asm::assemble(t, Arch::Bh).unwrap_or_default();
+        // SFPIADD into L13 writes template 1; SFPLOADI into L13 is not a template write here.
+        let p = prog("sfploadi L13, USHORT, 1\nsfpiadd 0, L0, L13, CC_NONE\n");
+        assert_eq!(p.insns.len(), 2);
+        assert_eq!(backdoor_write(&p), Some((1, 13)));
+        assert_eq!(pc_line(&p, 1), "pc 1 (line 2)");
+        let q = prog("sfpiadd 0, L0, L11, CC_NONE\nsfpnop\n");
+        assert_eq!(q.insns.len(), 2);
+        assert_eq!(backdoor_write(&q), None);
+    }
+
+    #[test]
+    fn init_code_is_the_file_then_the_section() {
+        let a = Program::new(vec![Insn::Nop]);
+        let k = Kernel::parse("; @init\nsfpnop\nsfpnop\n; @body\nsfpnop\n", Arch::Bh)
+            .unwrap_or_default();
+        assert_eq!((k.init.insns.len(), k.body.insns.len()), (2, 1));
+        assert_eq!(concat(&a, &k.init).insns.len(), 3);
+        assert_eq!(concat(&Program::default(), &k.init), k.init);
+        assert_eq!(concat(&a, &Program::default()), a);
     }
 
     #[test]
