@@ -46,6 +46,9 @@ pub(crate) enum TyErr<'a> {
         note: Option<String>,
     },
     Fatal(Box<Fatal>),
+    /// The statement grammar's primitives already reported this failure (a semantic error, or
+    /// a type or dictionary that failed in its own grammar); it wins every merge.
+    Reported,
 }
 
 pub(crate) fn fatal(err: ParseError, span: Span, ctx: bool) -> Fatal {
@@ -62,6 +65,7 @@ impl<'a, I: Input<'a, Token = Tok<'a>, Span = Sp>> ChError<'a, I> for TyErr<'a> 
     fn merge(self, other: Self) -> Self {
         match (self, other) {
             (f @ TyErr::Fatal(_), _) | (_, f @ TyErr::Fatal(_)) => f,
+            (TyErr::Reported, _) | (_, TyErr::Reported) => TyErr::Reported,
             (
                 TyErr::Expected {
                     span,

@@ -1,26 +1,36 @@
-//! Recursive-descent parser and IR builder for `.pto` text (syntax.md §2-§6.1, §8).
+//! Parser and IR builder for `.pto` text (syntax.md §2-§6.1, §8), on chumsky 1.0.0-alpha.8.
 //!
-//! Owns the token cursor, `expected <set>, found <token>` diagnostics with their context label,
-//! statement-level recovery (§8.2) and name binding. Submodules: `types` (§3: the type cache,
-//! function types, and the bridge that runs the chumsky grammar of `type_grammar` on a type's
-//! tokens), `attrs` (§4), `ops` (custom and generic op forms), `module` (module/func/regions).
+//! Layers: `tokens` (the streaming token window and the chumsky `Input` over it), `stmt_prim`
+//! (token-level primitives of the statement grammar), `stmt_grammar` (file, regions, op
+//! statements, §8.2 recovery with `recover_with`), `func_grammar` (`func.func`, `module`),
+//! `op_grammar` (custom op forms), `type_grammar`/`tile_buf_grammar`/`attr_grammar` (§3-§4,
+//! run on one construct's tokens by `types::run_grammar`). The [`Parser`] is the grammar's
+//! state: it builds the IR (`module`: op assembly and name binding, `ops`/`generic`: op-kind
+//! rules, `attrs`: per-op key checks) and owns the diagnostics (`expected <set>, found <token>`
+//! with the context label, lexical error suppression, the 50-error stop). `asm` reads `.ptoasm`
+//! lines with the same cursor helpers (not yet a chumsky grammar; see docs/design/parser.md).
 //!
 //! Invariants:
-//! - the cursor only walks the lexer's tokens minus error tokens (those are reported by the
-//!   lexer; a statement containing one reports no further syntax error);
+//! - parsing walks the lexer's tokens minus error tokens (those are reported by the lexer; a
+//!   statement containing one reports no further syntax error);
 //! - a use binds the latest textual definition of its name in the current function (no scoping
 //!   judgement); unknown names become `ValueDef::Unresolved` values;
 //! - nothing here panics on any input: token access is bounds-checked, and recursion on nested
-//!   brackets is bounded by `MAX_DEPTH`.
+//!   brackets and regions is bounded by `MAX_DEPTH`.
 
 mod asm;
 mod attr_grammar;
 mod attrs;
+mod func_grammar;
 mod generic;
 mod grammar;
 mod module;
+mod op_grammar;
 mod ops;
+mod stmt_grammar;
+mod stmt_prim;
 mod tile_buf_grammar;
+mod tokens;
 mod type_grammar;
 mod types;
 
@@ -30,8 +40,6 @@ use rustc_hash::FxBuildHasher;
 
 use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
-use std::collections::VecDeque;
-
 use crate::front::lexer::{Tok, Token, TokenStream};
 use crate::ir::{Module, OpId, Type, TypeId, ValueDef, ValueId};
 
@@ -57,10 +65,8 @@ enum Binding {
 }
 
 pub(crate) struct Parser<'s> {
-    /// Buffered tokens (error tokens removed); `toks[0]` has absolute index `buf_base`.
-    toks: VecDeque<Token<'s>>,
-    buf_base: usize,
-    stream: Option<TokenStream<'s>>,
+    /// The token window, shared with the chumsky input of the statement grammar.
+    buf: tokens::Shared<'s>,
     /// Absolute index of the current token.
     pos: usize,
     src: &'s str,
@@ -93,6 +99,19 @@ pub(crate) struct Parser<'s> {
     arena: &'s bumpalo::Bump,
     /// Built on first use: tiny inputs without types or attributes never pay for them.
     grammars: Option<types::Grammars<'s>>,
+    /// The statement being parsed failed with an already reported error, at token `fail_pos`:
+    /// every later primitive of the statement fails quietly (syntax.md §8.2 recovers from there).
+    stmt_reported: bool,
+    fail_pos: usize,
+    /// The statement being parsed: its result groups and the span of its first token.
+    cur_groups: Vec<module::GroupDef<'s>>,
+    cur_first: Span,
+    /// Span of the op name of the statement being parsed.
+    cur_name: Span,
+    /// Regions being filled, innermost last.
+    regions: Vec<(crate::ir::RegionId, module::RegionKind)>,
+    /// Function header being parsed: whether its arguments are named (`None` before the first).
+    hdr_named: Option<bool>,
 }
 
 impl<'s> Parser<'s> {
@@ -108,10 +127,9 @@ impl<'s> Parser<'s> {
         m.spans.values.reserve(values);
         m.ops.reserve(src.len() / 256);
         m.spans.ops.reserve(src.len() / 256);
+        let eof = Span::point(base + src.len());
         Parser {
-            toks: VecDeque::with_capacity(256),
-            buf_base: 0,
-            stream: Some(stream),
+            buf: std::rc::Rc::new(std::cell::RefCell::new(tokens::TokBuf::new(stream, eof))),
             pos: 0,
             src,
             base,
@@ -132,6 +150,13 @@ impl<'s> Parser<'s> {
             depth: 0,
             arena,
             grammars: None,
+            stmt_reported: false,
+            fail_pos: 0,
+            cur_groups: Vec::new(),
+            cur_first: Span::point(base),
+            cur_name: Span::point(base),
+            regions: Vec::new(),
+            hdr_named: None,
         }
     }
 
@@ -141,60 +166,33 @@ impl<'s> Parser<'s> {
 
     // ---- cursor ----
 
-    /// Pulls one token from the stream into the buffer; lexical errors become diagnostics and
-    /// their tokens are dropped. Returns false at end of input.
-    fn fill(&mut self) -> bool {
-        loop {
-            let Some(stream) = self.stream.as_mut() else {
-                return false;
-            };
-            match stream.next_token() {
-                None => {
-                    self.stream = None;
-                    return false;
-                }
-                Some((_, Some((err, span)))) => {
-                    self.lex_errs.push(span.start);
-                    let code = crate::front::lex_code(&err);
-                    self.report(Diagnostic::new(code, crate::diag::DiagKind::Lex(err), span));
-                }
-                Some((t, None)) => {
-                    self.toks.push_back(t);
-                    return true;
-                }
-            }
+    /// Turns queued lexical errors into diagnostics (the window queues them as it lexes).
+    pub(crate) fn sync_lex(&mut self) {
+        let queued = std::mem::take(&mut self.buf.borrow_mut().lex_queue);
+        for (err, span) in queued {
+            self.lex_errs.push(span.start);
+            let code = crate::front::lex_code(&err);
+            self.report_raw(Diagnostic::new(code, crate::diag::DiagKind::Lex(err), span));
         }
     }
 
-    /// The token at absolute index `i` (`None` past the end or before the buffer).
+    /// The token at absolute index `i` (`None` past the end).
     #[inline]
-    fn tok(&mut self, i: usize) -> Option<Token<'s>> {
-        let rel = i.checked_sub(self.buf_base)?;
-        if let Some(t) = self.toks.get(rel) {
-            return Some(*t);
+    pub(crate) fn tok(&mut self, i: usize) -> Option<Token<'s>> {
+        let (t, lexed) = {
+            let mut b = self.buf.borrow_mut();
+            (b.tok(i), !b.lex_queue.is_empty())
+        };
+        if lexed {
+            self.sync_lex();
         }
-        self.tok_slow(rel)
-    }
-
-    #[inline(never)]
-    fn tok_slow(&mut self, rel: usize) -> Option<Token<'s>> {
-        while rel >= self.toks.len() {
-            if !self.fill() {
-                return None;
-            }
-        }
-        self.toks.get(rel).copied()
+        t
     }
 
     /// Drops buffered tokens before the statement starting at `start` (keeping one for
     /// `prev_span`), so memory stays bounded by one statement.
     fn drop_before(&mut self, start: usize) {
-        let n = start.saturating_sub(1).saturating_sub(self.buf_base);
-        let n = n.min(self.toks.len());
-        if n >= 64 {
-            self.toks.drain(..n);
-            self.buf_base += n;
-        }
+        self.buf.borrow_mut().drop_before(start);
     }
 
     fn set_stmt(&mut self, start: usize) {
@@ -213,9 +211,6 @@ impl<'s> Parser<'s> {
     fn at(&mut self, tok: Tok<'_>) -> bool {
         self.peek().is_some_and(|t| same_kind(t, tok))
     }
-    fn at_kw(&mut self, kw: &str) -> bool {
-        matches!(self.peek(), Some(Tok::BareId(s)) if s == kw)
-    }
     fn eof_span(&self) -> Span {
         Span::point(self.base + self.src.len())
     }
@@ -226,12 +221,35 @@ impl<'s> Parser<'s> {
             None => self.eof_span(),
         }
     }
+    /// Span of the token at absolute index `i` (empty at end of input).
+    pub(crate) fn span_at(&mut self, i: usize) -> Span {
+        match self.tok(i) {
+            Some(t) => t.span,
+            None => self.eof_span(),
+        }
+    }
+
+    /// A failure already reported at token `at`: poisons the statement (see `stmt_prim`).
+    pub(crate) fn reported_at(&mut self, at: usize) -> grammar::TyErr<'s> {
+        if !self.stmt_reported {
+            self.stmt_reported = true;
+            self.fail_pos = at;
+        }
+        grammar::TyErr::Reported
+    }
+
+    /// [`Self::reported_at`] the current position.
+    pub(crate) fn reported(&mut self) -> grammar::TyErr<'s> {
+        self.reported_at(self.pos)
+    }
+
     /// Span of the previous token.
-    fn prev_span(&self) -> Span {
+    pub(crate) fn prev_span(&self) -> Span {
+        let b = self.buf.borrow();
         self.pos
             .checked_sub(1)
-            .and_then(|i| i.checked_sub(self.buf_base))
-            .and_then(|i| self.toks.get(i))
+            .and_then(|i| i.checked_sub(b.base_idx))
+            .and_then(|i| b.toks.get(i))
             .map_or_else(|| Span::point(self.base), |t| t.span)
     }
     fn bump(&mut self) -> Span {
@@ -245,14 +263,6 @@ impl<'s> Parser<'s> {
     }
     fn eat(&mut self, tok: Tok<'_>) -> bool {
         if self.at(tok) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn eat_kw(&mut self, kw: &str) -> bool {
-        if self.at_kw(kw) {
             self.pos += 1;
             true
         } else {
@@ -273,6 +283,11 @@ impl<'s> Parser<'s> {
 
     /// Records `diag`, counting errors; returns `Fail` for `?` chaining.
     fn report(&mut self, diag: Diagnostic) -> Fail {
+        self.sync_lex();
+        self.report_raw(diag)
+    }
+
+    fn report_raw(&mut self, diag: Diagnostic) -> Fail {
         if self.stopped {
             return Fail;
         }
@@ -302,7 +317,8 @@ impl<'s> Parser<'s> {
 
     /// Whether a lexical error sits on the current statement's first line or later, before `at`:
     /// such a statement reports no further syntax error (the lexer already did).
-    fn lex_error_before(&self, at: usize) -> bool {
+    fn lex_error_before(&mut self, at: usize) -> bool {
+        self.sync_lex();
         if self.lex_errs.is_empty() {
             return false;
         }
@@ -388,29 +404,10 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn expect_kw(&mut self, kw: &str) -> PResult<Span> {
-        if self.at_kw(kw) {
-            Ok(self.bump())
-        } else {
-            let name = format!("'{kw}'");
-            Err(self.expected(&[&name]))
-        }
-    }
-
-    fn expect_value(&mut self) -> PResult<(&'s str, Span)> {
-        match self.peek() {
-            Some(Tok::ValueId(v)) => {
-                let s = self.bump();
-                self.check_spaced_result_number(v, s);
-                Ok((v, s))
-            }
-            _ => Err(self.expected(&["value"])),
-        }
-    }
-
     /// `%pair #1`: the lexer dropped `#` as an error token; report the D-1 message instead.
     pub(crate) fn check_spaced_result_number(&mut self, name: &str, span: Span) {
         let next = self.peek();
+        self.sync_lex();
         if self.lex_errs.is_empty() {
             return;
         }
@@ -434,6 +431,7 @@ impl<'s> Parser<'s> {
     }
 
     fn suppress_lex_error(&mut self, at: usize) {
+        self.sync_lex();
         self.lex_errs.retain(|&s| s != at);
         self.diags
             .retain(|d| !(matches!(d.kind, crate::diag::DiagKind::Lex(_)) && d.span.start == at));
@@ -453,7 +451,7 @@ impl<'s> Parser<'s> {
     fn recover(&mut self, start: usize) {
         let err_pos = self.pos.max(start + 1);
         let mut depth = 0i64;
-        let mut i = start.max(self.buf_base);
+        let mut i = start.max(self.buf.borrow().base_idx);
         while let Some(t) = self.tok(i) {
             if i >= err_pos {
                 // `outs(` continuing a multi-line DPS op cannot start a statement.
@@ -554,7 +552,7 @@ pub(crate) fn sort_expected(mut v: Vec<String>) -> Vec<String> {
 }
 
 /// Token kinds compare equal ignoring their payload.
-fn same_kind(a: Tok<'_>, b: Tok<'_>) -> bool {
+pub(crate) fn same_kind(a: Tok<'_>, b: Tok<'_>) -> bool {
     std::mem::discriminant(&a) == std::mem::discriminant(&b)
 }
 

@@ -1,6 +1,6 @@
 //! The type grammar of syntax.md §3 as chumsky (1.0.0-alpha.8) parsers.
 //!
-//! The hand-written statement parser (`types.rs`, [`Parser::parse_type`](super::Parser)) cuts the
+//! The statement grammar (via `types.rs`, [`Parser::parse_type`](super::Parser)) cuts the
 //! tokens of one type out of its token buffer (the balanced `<...>` after a type name, or the
 //! single token of a scalar type) and runs [`type_parser`] (or [`tile_buf_after_angle`] for the
 //! D-7b `pto.alloc_tile : <...>` spelling) on that slice. Design and invariants:

@@ -481,6 +481,7 @@ impl<'s> Parser<'s> {
                 let at = if ctx { span.start } else { span.end };
                 (self.report_syntax(d, at, ctx), skip_type, span.start)
             }
+            TyErr::Reported => (super::Fail, false, after_span.start),
         }
     }
 
@@ -489,18 +490,23 @@ impl<'s> Parser<'s> {
     /// rest; a single token spanning the type stays behind so `prev_span` covers it. Dictionaries
     /// never jump: recovery (§8.2) counts their braces.
     pub(super) fn skip_cached(&mut self, span: Span, jump: bool) {
-        let rel = self.pos.saturating_sub(self.buf_base);
-        let jumped = jump
-            && self.toks.len() == rel + 2
-            && self
-                .stream
-                .as_mut()
-                .is_some_and(|s| s.skip_to(span.end - self.base));
-        if jumped {
-            self.toks.truncate(rel + 1);
-            if let Some(t) = self.toks.get_mut(rel) {
-                t.span = span;
+        let jumped = {
+            let mut b = self.buf.borrow_mut();
+            let rel = self.pos.saturating_sub(b.base_idx);
+            let jump = jump
+                && b.toks.len() == rel + 2
+                && b.stream
+                    .as_mut()
+                    .is_some_and(|s| s.skip_to(span.end - self.base));
+            if jump {
+                b.toks.truncate(rel + 1);
+                if let Some(t) = b.toks.get_mut(rel) {
+                    t.span = span;
+                }
             }
+            jump
+        };
+        if jumped {
             self.pos += 1;
         } else {
             while self.tok(self.pos).is_some_and(|t| t.span.end <= span.end) {

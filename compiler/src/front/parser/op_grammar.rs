@@ -1,0 +1,690 @@
+//! Custom forms of the known ops (syntax.md §2.3, §5, §6.1) as chumsky parsers over the
+//! statement input, dispatched on the op-name token by `stmt_grammar`. Each form reads its
+//! tokens, then builds the op in one `try_map_with` step (bind uses, check attributes, push the
+//! op and define its results), in the same order as the forms' syntax.
+//!
+//! Invariants: the `expected` sets are those of the forms' syntax in syntax.md (optional pieces
+//! are silent); a build step first checks that the statement is not poisoned (a primitive
+//! already reported its failure), so nothing is built after a reported error.
+
+use chumsky::prelude::*;
+use chumsky::Parser as P;
+
+use super::attrs::Entry;
+use super::grammar::TyErr;
+use super::module::OpParts;
+use super::ops::{granularity, vbinary};
+use super::stmt_prim::{
+    eat, either, is, kw, next_span, peek_is, prev_span, silent, tk, value, via, when, In, SEx,
+};
+use super::Parser;
+use crate::diag::Span;
+use crate::front::error::ParseError;
+use crate::front::lexer::{unescape, Tok};
+use crate::ir::{Attr, OpKind, TcvtForm, TcvtOp, TypeId, VcvtOp};
+
+pub(super) type Op<'s> = Boxed<'s, 's, In<'s>, (), SEx<'s>>;
+type Ty = (TypeId, Span);
+type Use<'s> = (&'s str, Span);
+
+/// A type (syntax.md §3) through the type cache and grammar.
+pub(super) fn ty<'s>() -> impl P<'s, In<'s>, Ty, SEx<'s>> + Clone {
+    via(|p: &mut Parser<'s>| p.parse_type())
+}
+
+/// An optional `{...}`: a `{` commits to a dictionary (its failure fails the op).
+pub(super) fn opt_dict<'s>() -> impl P<'s, In<'s>, Option<(Vec<Entry>, Span)>, SEx<'s>> + Clone {
+    via(|p: &mut Parser<'s>| p.opt_attr_dict())
+}
+
+fn entries<'s>() -> impl P<'s, In<'s>, Vec<Entry>, SEx<'s>> + Clone {
+    opt_dict().map(|d| d.map(|(e, _)| e).unwrap_or_default())
+}
+
+/// `use { , use }`: a comma continues the list only when a value follows it.
+fn use_list<'s>() -> impl P<'s, In<'s>, Vec<Use<'s>>, SEx<'s>> + Clone {
+    value()
+        .separated_by(
+            peek_is(|l| {
+                is(l.a(), Tok::Comma) && l.b().is_some_and(|t| matches!(t.tok, Tok::ValueId(_)))
+            })
+            .ignore_then(tk(Tok::Comma)),
+        )
+        .at_least(1)
+        .collect::<Vec<_>>()
+}
+
+/// `type { , type }` for `n` operands; a count mismatch is `OperandTypeCount`.
+fn types_for<'s>(n: usize) -> impl P<'s, In<'s>, Vec<Ty>, SEx<'s>> + Clone {
+    next_span()
+        .then(
+            ty().separated_by(silent(Tok::Comma))
+                .at_least(1)
+                .at_most(n.max(1))
+                .collect::<Vec<_>>(),
+        )
+        .then(prev_span())
+        .try_map_with(move |((first, tys), last), e| {
+            let st: &mut Parser<'s> = e.state();
+            if st.stmt_reported {
+                return Err(TyErr::Reported);
+            }
+            if tys.len() != n {
+                st.error_at(
+                    ParseError::OperandTypeCount {
+                        expected: n,
+                        found: tys.len(),
+                    },
+                    first.join(last),
+                );
+                return Err(st.reported());
+            }
+            Ok(tys)
+        })
+}
+
+/// `type { , type }` after `->`.
+fn result_types<'s>() -> impl P<'s, In<'s>, Vec<Ty>, SEx<'s>> + Clone {
+    ty().separated_by(silent(Tok::Comma))
+        .at_least(1)
+        .collect::<Vec<_>>()
+}
+
+/// `[ uses ]`.
+fn bracket_uses<'s>() -> impl P<'s, In<'s>, Vec<Use<'s>>, SEx<'s>> + Clone {
+    tk(Tok::LBracket).ignore_then(choice((
+        silent(Tok::RBracket).to(Vec::new()),
+        value()
+            .separated_by(tk(Tok::Comma))
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .then_ignore(tk(Tok::RBracket)),
+    )))
+}
+
+/// Shared tail of a form: binds, checks, pushes (see the module doc).
+fn build<'s, O, F>(
+    p: impl P<'s, In<'s>, O, SEx<'s>> + Clone,
+    f: F,
+) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone
+where
+    F: Fn(&mut Parser<'s>, O, &mut OpParts, &mut Vec<Span>) -> Result<(), TyErr<'s>> + Clone,
+{
+    p.try_map_with(move |o, e| {
+        let st: &mut Parser<'s> = e.state();
+        if st.stmt_reported {
+            return Err(TyErr::Reported);
+        }
+        let mut parts = OpParts::new(OpKind::Return, st.cur_name);
+        let mut rspans = Vec::new();
+        f(st, o, &mut parts, &mut rspans)?;
+        if st.stmt_reported {
+            return Err(TyErr::Reported);
+        }
+        let groups = std::mem::take(&mut st.cur_groups);
+        let (region, _) = st.cur_region();
+        let first = st.cur_first;
+        let r = st.finish_op(parts, &groups, region, first, rspans);
+        st.cur_groups = groups;
+        match r {
+            Ok(_) => Ok(()),
+            Err(_) => Err(st.reported()),
+        }
+    })
+}
+
+fn push_typed<'s>(st: &mut Parser<'s>, parts: &mut OpParts, uses: &[Use<'s>], tys: Vec<Ty>) {
+    for ((n, s), t) in uses.iter().zip(tys) {
+        st.push_use(parts, n, *s, Some(t));
+    }
+}
+
+fn one_result(parts: &mut OpParts, rspans: &mut Vec<Span>, (t, s): Ty) {
+    parts.result_types.push(t);
+    rspans.push(s);
+}
+
+fn plain<'s>(
+    st: &mut Parser<'s>,
+    name: &str,
+    parts: &mut OpParts,
+    entries: Vec<Entry>,
+    own: &[&str],
+) {
+    parts.attrs = st.plain_attrs(name, entries, own, &mut parts.spans.attrs);
+}
+
+/// `return [uses : types]`; the operands must sit on the return's line.
+pub(super) fn ret<'s>() -> Op<'s> {
+    let operands = when(
+        |l| {
+            let a = l.a();
+            a.is_some_and(|t| !t.line_start && matches!(t.tok, Tok::ValueId(_)))
+        },
+        use_list().then_ignore(tk(Tok::Colon)).then_with_types(),
+    );
+    build(operands, |st, ops, parts, _| {
+        if let Some((uses, tys)) = ops {
+            push_typed(st, parts, &uses, tys);
+        }
+        parts.kind = OpKind::Return;
+        Ok(())
+    })
+    .boxed()
+}
+
+/// `uses` followed by their types.
+trait ThenTypes<'s>: P<'s, In<'s>, Vec<Use<'s>>, SEx<'s>> + Clone + Sized {
+    fn then_with_types(self) -> impl P<'s, In<'s>, (Vec<Use<'s>>, Vec<Ty>), SEx<'s>> + Clone {
+        custom(
+            move |inp: &mut chumsky::input::InputRef<'s, '_, In<'s>, SEx<'s>>| {
+                let uses = inp.parse(&self)?;
+                let tys = inp.parse(types_for(uses.len()))?;
+                Ok((uses, tys))
+            },
+        )
+    }
+}
+impl<'s, T: P<'s, In<'s>, Vec<Use<'s>>, SEx<'s>> + Clone> ThenTypes<'s> for T {}
+
+pub(super) fn vcvt<'s>() -> Op<'s> {
+    let p = value()
+        .then_ignore(tk(Tok::Comma))
+        .then(value())
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(types_for(2))
+        .then_ignore(tk(Tok::Arrow))
+        .then(ty());
+    build(p, |st, ((((a, b), entries), tys), rt), parts, rspans| {
+        push_typed(st, parts, &[a, b], tys);
+        one_result(parts, rspans, rt);
+        let v = st.vcvt_attrs(entries, &mut parts.spans.attrs);
+        parts.attrs = v.extra;
+        parts.kind = OpKind::Vcvt(VcvtOp {
+            rnd: v.rnd,
+            sat: v.sat,
+            part: v.part,
+        });
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn arith_constant<'s>() -> Op<'s> {
+    // A numeric literal needs `: type` right after it.
+    let literal = via(|p: &mut Parser<'s>| match p.peek() {
+        Some(Tok::Int(_) | Tok::HexInt(_) | Tok::Float(_)) => {
+            if !matches!(p.peek_at(1), Some(Tok::Colon)) {
+                p.bump();
+                return Err(p.expected(&["':'"]));
+            }
+            p.attr_value()
+        }
+        Some(Tok::BareId("true" | "false")) => p.attr_value(),
+        _ => Err(p.expected(&["literal"])),
+    });
+    let p = entries().then(next_span()).then(literal).then(prev_span());
+    build(
+        p,
+        |st, (((entries, vstart), value), vend), parts, rspans| {
+            let ty = match &value {
+                Attr::Int { ty, .. } | Attr::Hex { ty, .. } | Attr::Float { ty, .. } => *ty,
+                _ => Some(
+                    st.m.types
+                        .intern(crate::ir::Type::Scalar(crate::ir::ScalarType::Int {
+                            width: 1,
+                            signedness: crate::ir::types::Signedness::Signless,
+                        })),
+                ),
+            };
+            let ty = ty.unwrap_or_else(|| st.any_type());
+            parts.result_types.push(ty);
+            rspans.push(vstart.join(vend));
+            plain(st, "arith.constant", parts, entries, &[]);
+            parts.kind = OpKind::ArithConstant { value };
+            Ok(())
+        },
+    )
+    .boxed()
+}
+
+/// `key = value-use` of `pto.alloc_tile`, when present.
+fn keyed_use<'s>(key: &'static str) -> impl P<'s, In<'s>, Option<Use<'s>>, SEx<'s>> + Clone {
+    when(
+        move |l| {
+            l.a()
+                .is_some_and(|t| matches!(t.tok, Tok::BareId(k) if k == key))
+                && is(l.b(), Tok::Equals)
+        },
+        kw(key, &["keyword"])
+            .ignore_then(tk(Tok::Equals))
+            .ignore_then(value()),
+    )
+}
+
+pub(super) fn alloc_tile<'s>() -> Op<'s> {
+    // D-7b: `pto.alloc_tile : <loc=ub, ...>` without the `!pto.tile_buf` prefix.
+    let bare = via(|p: &mut Parser<'s>| {
+        let start = p.bump();
+        let ty = p.tile_buf_after_angle(start)?;
+        Ok((p.m.types.intern(ty), start.join(p.prev_span())))
+    });
+    let p = keyed_use("addr")
+        .then(keyed_use("valid_row"))
+        .then(keyed_use("valid_col"))
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(either(|l| is(l.a(), Tok::LAngle), bare, ty()));
+    build(p, |st, ((((addr, vr), vc), entries), t), parts, rspans| {
+        for u in [addr, vr, vc].iter().flatten() {
+            st.push_use(parts, u.0, u.1, None);
+        }
+        one_result(parts, rspans, t);
+        plain(st, "pto.alloc_tile", parts, entries, &[]);
+        parts.kind = OpKind::AllocTile {
+            addr: addr.is_some(),
+            valid_row: vr.is_some(),
+            valid_col: vc.is_some(),
+        };
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn declare_tile<'s>() -> Op<'s> {
+    let p = entries().then_ignore(tk(Tok::Arrow)).then(ty());
+    build(p, |st, (entries, t), parts, rspans| {
+        one_result(parts, rspans, t);
+        plain(st, "pto.declare_tile", parts, entries, &[]);
+        parts.kind = OpKind::DeclareTile;
+        Ok(())
+    })
+    .boxed()
+}
+
+/// `ins(%a : T) outs(%b : U) {attrs}` of tload/tstore.
+pub(super) fn tload_tstore<'s>(load: bool) -> Op<'s> {
+    let slot = |k: &'static str, labels: &'static [&'static str]| {
+        kw(k, labels)
+            .ignore_then(tk(Tok::LParen))
+            .ignore_then(value())
+            .then_ignore(tk(Tok::Colon))
+            .then(ty())
+            .then_ignore(tk(Tok::RParen))
+    };
+    let p = slot("ins", &["'ins'"])
+        .then(slot("outs", &["'outs'"]))
+        .then(entries());
+    build(p, move |st, (((a, ta), (b, tb)), entries), parts, _| {
+        st.push_use(parts, a.0, a.1, Some(ta));
+        st.push_use(parts, b.0, b.1, Some(tb));
+        let name = if load { "pto.tload" } else { "pto.tstore" };
+        plain(st, name, parts, entries, &[]);
+        parts.kind = if load { OpKind::TLoad } else { OpKind::TStore };
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn make_tensor_view<'s>() -> Op<'s> {
+    let p = value()
+        .then_ignore(tk(Tok::Comma))
+        .then_ignore(kw("shape", &["'shape'"]))
+        .then_ignore(tk(Tok::Equals))
+        .then(bracket_uses())
+        .then_ignore(eat(Tok::Comma)) // spec: D-7
+        .then_ignore(kw("strides", &["'strides'"]))
+        .then_ignore(tk(Tok::Equals))
+        .then(bracket_uses())
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(ty());
+    build(
+        p,
+        |st, ((((src, shape), strides), entries), t), parts, rspans| {
+            st.push_use(parts, src.0, src.1, None);
+            for u in shape.iter().chain(&strides) {
+                st.push_use(parts, u.0, u.1, None);
+            }
+            one_result(parts, rspans, t);
+            plain(st, "pto.make_tensor_view", parts, entries, &[]);
+            parts.kind = OpKind::MakeTensorView {
+                shape: shape.len() as u32,
+                strides: strides.len() as u32,
+            };
+            Ok(())
+        },
+    )
+    .boxed()
+}
+
+pub(super) fn partition_view<'s>(name: &'static str) -> Op<'s> {
+    let p = value()
+        .then_ignore(tk(Tok::Comma))
+        .then_ignore(kw("offsets", &["'offsets'"]))
+        .then_ignore(tk(Tok::Equals))
+        .then(bracket_uses())
+        .then_ignore(tk(Tok::Comma))
+        .then_ignore(kw("sizes", &["'sizes'"]))
+        .then_ignore(tk(Tok::Equals))
+        .then(bracket_uses())
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(ty())
+        .then_ignore(tk(Tok::Arrow)) // spec: D-8
+        .then(ty());
+    build(
+        p,
+        move |st, (((((src, offsets), sizes), entries), src_ty), t), parts, rspans| {
+            st.push_use(parts, src.0, src.1, None);
+            for u in offsets.iter().chain(&sizes) {
+                st.push_use(parts, u.0, u.1, None);
+            }
+            st.set_operand_type(parts, 0, src_ty);
+            one_result(parts, rspans, t);
+            plain(st, name, parts, entries, &[]);
+            parts.kind = OpKind::PartitionView {
+                offsets: offsets.len() as u32,
+                sizes: sizes.len() as u32,
+            };
+            Ok(())
+        },
+    )
+    .boxed()
+}
+
+pub(super) fn pset<'s>(name: &'static str) -> Op<'s> {
+    let pattern = super::stmt_prim::tokf(&["string"], |t| match t {
+        Tok::Str(s) => Some(s),
+        _ => None,
+    });
+    let p = pattern
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(ty());
+    build(p, move |st, (((pat, _), entries), t), parts, rspans| {
+        one_result(parts, rspans, t);
+        plain(st, name, parts, entries, &[]);
+        parts.kind = OpKind::Pset {
+            granularity: granularity(name),
+            pattern: unescape(pat),
+        };
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn plt<'s>(name: &'static str) -> Op<'s> {
+    let p = value()
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(types_for(1))
+        .then_ignore(tk(Tok::Arrow))
+        .then(result_types());
+    build(p, move |st, (((a, entries), tys), rts), parts, rspans| {
+        push_typed(st, parts, &[a], tys);
+        for t in rts {
+            one_result(parts, rspans, t);
+        }
+        plain(st, name, parts, entries, &[]);
+        parts.kind = OpKind::Plt {
+            granularity: granularity(name),
+        };
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn vlds<'s>() -> Op<'s> {
+    let p = value()
+        .then_ignore(tk(Tok::LBracket))
+        .then(value())
+        .then_ignore(tk(Tok::RBracket))
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(ty())
+        .then_ignore(tk(Tok::Arrow))
+        .then(result_types());
+    build(p, |st, ((((b, i), entries), bt), rts), parts, rspans| {
+        st.push_use(parts, b.0, b.1, Some(bt));
+        st.push_use(parts, i.0, i.1, None);
+        for t in rts {
+            one_result(parts, rspans, t);
+        }
+        plain(st, "pto.vlds", parts, entries, &["dist"]);
+        parts.kind = OpKind::Vlds;
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn vsts<'s>() -> Op<'s> {
+    let p = value()
+        .then_ignore(tk(Tok::Comma))
+        .then(value())
+        .then_ignore(tk(Tok::LBracket))
+        .then(value())
+        .then_ignore(tk(Tok::RBracket))
+        .then_ignore(tk(Tok::Comma))
+        .then(value())
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(ty())
+        .then_ignore(tk(Tok::Comma))
+        .then(ty())
+        .then_ignore(tk(Tok::Comma))
+        .then(ty())
+        .then(eat(Tok::Arrow))
+        .then_with_results();
+    build(
+        p,
+        |st, ((((((((v, b), i), mk), entries), tv), tb), tm), rts), parts, rspans| {
+            st.push_use(parts, v.0, v.1, Some(tv));
+            st.push_use(parts, b.0, b.1, Some(tb));
+            st.push_use(parts, i.0, i.1, None);
+            st.push_use(parts, mk.0, mk.1, Some(tm));
+            for t in rts {
+                one_result(parts, rspans, t);
+            }
+            plain(st, "pto.vsts", parts, entries, &["dist"]);
+            parts.kind = OpKind::Vsts;
+            Ok(())
+        },
+    )
+    .boxed()
+}
+
+/// `-> types` when the preceding `eat(->)` consumed an arrow.
+trait ThenResults<'s, A>: P<'s, In<'s>, (A, bool), SEx<'s>> + Clone + Sized {
+    fn then_with_results(self) -> impl P<'s, In<'s>, (A, Vec<Ty>), SEx<'s>> + Clone {
+        custom(
+            move |inp: &mut chumsky::input::InputRef<'s, '_, In<'s>, SEx<'s>>| {
+                let (a, arrow) = inp.parse(&self)?;
+                let rts = if arrow {
+                    inp.parse(result_types())?
+                } else {
+                    Vec::new()
+                };
+                Ok((a, rts))
+            },
+        )
+    }
+}
+impl<'s, A, T: P<'s, In<'s>, (A, bool), SEx<'s>> + Clone> ThenResults<'s, A> for T {}
+
+pub(super) fn vbr<'s>() -> Op<'s> {
+    let p = value()
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(types_for(1))
+        .then_ignore(tk(Tok::Arrow))
+        .then(ty());
+    build(p, |st, (((a, entries), tys), rt), parts, rspans| {
+        push_typed(st, parts, &[a], tys);
+        one_result(parts, rspans, rt);
+        plain(st, "pto.vbr", parts, entries, &[]);
+        parts.kind = OpKind::Vbr;
+        Ok(())
+    })
+    .boxed()
+}
+
+pub(super) fn vbinary_op<'s>(name: &'static str) -> Op<'s> {
+    let p = value()
+        .then_ignore(tk(Tok::Comma))
+        .then(value())
+        .then_ignore(tk(Tok::Comma))
+        .then(value())
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then(types_for(3))
+        .then_ignore(tk(Tok::Arrow))
+        .then(ty());
+    build(
+        p,
+        move |st, (((((a, b), c), entries), tys), rt), parts, rspans| {
+            push_typed(st, parts, &[a, b, c], tys);
+            one_result(parts, rspans, rt);
+            plain(st, name, parts, entries, &[]);
+            let Some(k) = vbinary(name) else {
+                return Err(TyErr::Reported);
+            };
+            parts.kind = OpKind::VBinary(k);
+            Ok(())
+        },
+    )
+    .boxed()
+}
+
+/// tcvt forms (a)-(d) (syntax.md §5).
+pub(super) fn tcvt<'s>() -> Op<'s> {
+    let dps = kw("ins", &["'ins'"])
+        .ignore_then(tk(Tok::LParen))
+        .ignore_then(use_list())
+        .then(opt_dict())
+        .then_ignore(tk(Tok::Colon))
+        .then_types_after_dict()
+        .then_ignore(tk(Tok::RParen))
+        .then_ignore(kw("outs", &["'outs'"]))
+        .then_ignore(tk(Tok::LParen))
+        .then(value())
+        .then_ignore(tk(Tok::Colon))
+        .then(ty())
+        .then_ignore(tk(Tok::RParen))
+        .then(opt_dict()); // spec: D-21
+    let dps = build(
+        dps,
+        |st, ((((uses, inner, tys), d), dt), trailing), parts, _| {
+            push_typed(st, parts, &uses, tys);
+            st.push_use(parts, d.0, d.1, Some(dt));
+            let entries = match (inner, trailing) {
+                (Some(_), Some((_, span))) => {
+                    st.error_at(ParseError::TcvtAttrsBoth, span);
+                    return Err(st.reported());
+                }
+                (Some((e, _)), None) | (None, Some((e, _))) => e,
+                (None, None) => Vec::new(),
+            };
+            if let Some(g) = st.cur_groups.first() {
+                let span = g.span;
+                st.error_at(ParseError::TcvtDpsResults, span);
+                return Err(st.reported());
+            }
+            tcvt_finish(st, parts, entries, uses.len(), TcvtForm::Dps)
+        },
+    );
+    let ssa = use_list()
+        .then(entries())
+        .then_ignore(tk(Tok::Colon))
+        .then_types_after_entries()
+        .then_ignore(tk(Tok::Arrow))
+        .then(ty());
+    let ssa = build(ssa, |st, (((uses, entries), tys), rt), parts, rspans| {
+        push_typed(st, parts, &uses, tys);
+        one_result(parts, rspans, rt);
+        let given: u32 = st.cur_groups.iter().map(|g| g.count).sum();
+        if given != 1 {
+            let span = parts.spans.name;
+            st.error_at(ParseError::TcvtSsaResults, span);
+            return Err(st.reported());
+        }
+        tcvt_finish(st, parts, entries, uses.len(), TcvtForm::Ssa)
+    });
+    either(
+        |l| {
+            let a = l.a();
+            a.is_some_and(|t| matches!(t.tok, Tok::BareId("ins")))
+        },
+        dps,
+        ssa,
+    )
+    .boxed()
+}
+
+fn tcvt_finish<'s>(
+    st: &mut Parser<'s>,
+    parts: &mut OpParts,
+    entries: Vec<Entry>,
+    n_uses: usize,
+    form: TcvtForm,
+) -> Result<(), TyErr<'s>> {
+    if n_uses > 2 {
+        let span = parts.spans.operands.get(2).copied().unwrap_or(st.cur_first);
+        st.error_at(
+            ParseError::OperandCount {
+                op: "pto.tcvt".to_string(),
+                expected: "1 or 2 source".to_string(),
+                found: n_uses,
+            },
+            span,
+        );
+        return Err(st.reported());
+    }
+    let a = st.tcvt_attrs(entries, &mut parts.spans.attrs);
+    parts.attrs = a.extra;
+    parts.kind = OpKind::Tcvt(TcvtOp {
+        form,
+        has_tmp: n_uses == 2,
+        rmode: a.rmode,
+        sat: a.sat,
+    });
+    Ok(())
+}
+
+type DictOpt = Option<(Vec<Entry>, Span)>;
+
+/// Types of a use list read before a dictionary.
+trait ThenTypesAfter<'s, D: Clone>: P<'s, In<'s>, (Vec<Use<'s>>, D), SEx<'s>> + Clone + Sized {
+    fn then_types_after(self) -> impl P<'s, In<'s>, (Vec<Use<'s>>, D, Vec<Ty>), SEx<'s>> + Clone {
+        custom(
+            move |inp: &mut chumsky::input::InputRef<'s, '_, In<'s>, SEx<'s>>| {
+                let (uses, d) = inp.parse(&self)?;
+                let tys = inp.parse(types_for(uses.len()))?;
+                Ok((uses, d, tys))
+            },
+        )
+    }
+}
+impl<'s, D: Clone, T: P<'s, In<'s>, (Vec<Use<'s>>, D), SEx<'s>> + Clone> ThenTypesAfter<'s, D>
+    for T
+{
+}
+
+trait TcvtTypes<'s>: P<'s, In<'s>, (Vec<Use<'s>>, DictOpt), SEx<'s>> + Clone + Sized {
+    fn then_types_after_dict(
+        self,
+    ) -> impl P<'s, In<'s>, (Vec<Use<'s>>, DictOpt, Vec<Ty>), SEx<'s>> + Clone {
+        self.then_types_after()
+    }
+}
+impl<'s, T: P<'s, In<'s>, (Vec<Use<'s>>, DictOpt), SEx<'s>> + Clone> TcvtTypes<'s> for T {}
+
+trait SsaTypes<'s>: P<'s, In<'s>, (Vec<Use<'s>>, Vec<Entry>), SEx<'s>> + Clone + Sized {
+    fn then_types_after_entries(
+        self,
+    ) -> impl P<'s, In<'s>, ((Vec<Use<'s>>, Vec<Entry>), Vec<Ty>), SEx<'s>> + Clone {
+        self.then_types_after().map(|(u, e, t)| ((u, e), t))
+    }
+}
+impl<'s, T: P<'s, In<'s>, (Vec<Use<'s>>, Vec<Entry>), SEx<'s>> + Clone> SsaTypes<'s> for T {}

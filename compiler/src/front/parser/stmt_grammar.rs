@@ -1,0 +1,751 @@
+//! The statement level of syntax.md §2 as a chumsky grammar: file, module, `func.func`,
+//! regions, op statements (result groups, op-name dispatch, the generic form, trailing
+//! `loc(...)`), and the §8.2 recovery (`recover_with(via_parser(..))`).
+//!
+//! One chumsky parse reads the whole chunk ([`TokInput`](super::tokens::TokInput)); its state is
+//! the [`Parser`], which builds the IR as statements succeed. Invariants:
+//! - the unit of recovery is the op statement ([`statement_unit`]): its failure is turned into
+//!   a diagnostic right away (so the 50-error stop and lexical-error suppression see errors in
+//!   source order), then [`recover`] skips to the next statement start;
+//! - a statement is LL(1) on its first tokens (dispatch by op name); builder side effects happen
+//!   only on committed paths, so backtracking never has to undo them (the inspector only tracks
+//!   the cursor);
+//! - the region being filled is a stack in the state (kind decides `return` rules and where a
+//!   body ends).
+
+use chumsky::prelude::*;
+use chumsky::recursive::Indirect;
+use chumsky::Parser as P;
+
+use super::grammar::{TyErr, SILENT};
+use super::module::{GroupDef, OpParts, RegionKind};
+use super::op_grammar::{self as og, ty, Op};
+use super::stmt_prim::{
+    advance_to, either, expected_here, fail, here, is, silent, tk, tokf, value, via, when, IRef,
+    In, SEx,
+};
+use super::{Parser, MAX_DEPTH};
+use crate::diag::{Diagnostic, Span};
+use crate::front::error::ParseError;
+use crate::front::lexer::{unescape, Tok};
+use crate::ir::{OpKind, RegionId, TypeId};
+
+pub(super) type Stmts<'s> = Recursive<Indirect<'s, 's, In<'s>, (), SEx<'s>>>;
+type Ty = (TypeId, Span);
+
+/// The grammar of a whole `.pto` chunk.
+pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
+    let mut stmts: Stmts<'s> = Recursive::declare();
+    let forms = Forms::new(stmts.clone());
+    let stmt = statement(forms.clone(), stmts.clone());
+    let unit = statement_unit(stmt);
+    stmts.define(
+        custom(move |inp: &mut IRef<'s, '_>| statement_start(inp))
+            .ignore_then(unit.clone())
+            .repeated()
+            .collect::<Vec<()>>()
+            .ignored(),
+    );
+    let module = super::func_grammar::module_op(stmts.clone());
+    let module_file = custom(move |inp: &mut IRef<'s, '_>| {
+        let start = here(inp);
+        let st = inp.state();
+        st.explicit_module = true;
+        st.pos = start;
+        st.set_stmt(start);
+        st.begin_statement();
+        let r = inp.parse(statement_unit(module.clone()));
+        let st = inp.state();
+        if r.is_ok() && !st.stopped() {
+            let i = here(inp);
+            let st = inp.state();
+            if let Some(t) = st.tok(i) {
+                st.error_at(
+                    ParseError::AfterModule {
+                        found: t.tok.describe(),
+                    },
+                    t.span,
+                );
+                st.buf.borrow_mut().truncate(i);
+            }
+        }
+        r
+    });
+    let implicit = custom(move |inp: &mut IRef<'s, '_>| {
+        let st = inp.state();
+        let body = st.m.body;
+        st.regions.push((body, RegionKind::Module));
+        let r = inp.parse(&stmts);
+        inp.state().regions.pop();
+        r
+    });
+    either(
+        |l| {
+            let a = l.a();
+            a.is_some_and(|t| matches!(t.tok, Tok::BareId("module" | "builtin.module")))
+        },
+        module_file,
+        implicit,
+    )
+    .boxed()
+}
+
+/// Decides whether another statement follows in the current region (fails silently if not),
+/// and reports a stray `}` in an implicit module (consuming it as a failed statement).
+fn statement_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
+    let i = here(inp);
+    let st = inp.state();
+    let (region, kind) = st.cur_region();
+    let next = st.tok(i).map(|t| t.tok);
+    let end = st.stopped()
+        || match next {
+            None => true,
+            Some(Tok::RBrace) => kind != RegionKind::Module || st.in_explicit_module(region),
+            Some(Tok::BlockId(_)) => kind == RegionKind::Generic,
+            _ => false,
+        };
+    if end {
+        return Err(expected_here(inp, &[SILENT]));
+    }
+    let st = inp.state();
+    st.pos = i;
+    if st.depth == 0 {
+        st.drop_before(i);
+    }
+    st.set_stmt(i);
+    st.ctx = None;
+    st.begin_statement();
+    Ok(())
+}
+
+/// A statement that reports its own failure, then recovers (syntax.md §8.2).
+fn statement_unit<'s>(
+    stmt: impl P<'s, In<'s>, (), SEx<'s>> + Clone + 's,
+) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+    let reported = custom(move |inp: &mut IRef<'s, '_>| {
+        let r = inp.parse(&stmt);
+        let st = inp.state();
+        match r {
+            Ok(()) if !st.stmt_reported => Ok(()),
+            Ok(()) => Err(TyErr::Reported),
+            Err(e) => {
+                if !st.stmt_reported {
+                    let at = st.index_of_error(&e);
+                    st.report_err(e);
+                    st.reported_at(at);
+                }
+                Err(TyErr::Reported)
+            }
+        }
+    });
+    let unit = reported.recover_with(via_parser(custom(|inp: &mut IRef<'s, '_>| recover(inp))));
+    custom(move |inp: &mut IRef<'s, '_>| {
+        // A `}` in an implicit module: `expected operation`, then it is skipped.
+        if inp.peek() == Some(Tok::RBrace) {
+            let e = expected_here(inp, &["operation"]);
+            inp.state().report_err(e);
+            inp.skip();
+            return Ok(());
+        }
+        inp.parse(&unit)
+    })
+}
+
+/// §8.2: from the failed statement's start (the cursor), skip to the next statement start.
+fn recover<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
+    let start = here(inp);
+    let st = inp.state();
+    st.pos = st.fail_pos;
+    st.recover(start);
+    let mut to = st.pos;
+    st.pos = start;
+    if to <= start {
+        to = start + 1;
+    }
+    advance_to(inp, to);
+    Ok(())
+}
+
+/// One op statement (syntax.md §2 `op`), including `func.func` in a module body.
+fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+    let group = value()
+        .then(when(
+            |l| is(l.a(), Tok::Colon) && l.b().is_some_and(|t| matches!(t.tok, Tok::Int(_))),
+            tk(Tok::Colon).ignore_then(via(|p: &mut Parser<'s>| p.int_value())),
+        ))
+        .try_map_with(|((name, span), count), e| {
+            let st: &mut Parser<'s> = e.state();
+            let name = match name.split_once('#') {
+                Some((base, _)) => {
+                    st.error_at(ParseError::ResultNumberInDefinition, span);
+                    base
+                }
+                None => name,
+            };
+            let (count, explicit, span) = match count {
+                None => (1, false, span),
+                Some((n, nspan)) => {
+                    if !(1..=i64::from(u16::MAX)).contains(&n) {
+                        st.error_at(
+                            ParseError::TypeDomain {
+                                message: format!("result count must be positive, found {n}"),
+                            },
+                            nspan,
+                        );
+                        return Err(st.reported());
+                    }
+                    (n as u32, true, span.join(nspan))
+                }
+            };
+            Ok(GroupDef {
+                name,
+                count,
+                explicit,
+                span,
+            })
+        });
+    let groups = group
+        .separated_by(tk(Tok::Comma))
+        .at_least(1)
+        .collect::<Vec<_>>()
+        .then_ignore(tk(Tok::Equals));
+    let generic = generic_op(stmts.clone());
+    let func = super::func_grammar::func_op(stmts);
+    let loc = when(
+        |l| l.a().is_some_and(|t| matches!(t.tok, Tok::BareId("loc"))) && is(l.b(), Tok::LParen),
+        via(|p: &mut Parser<'s>| {
+            p.pos += 2;
+            p.skip_balanced(Tok::RParen)
+        }),
+    );
+    custom(move |inp: &mut IRef<'s, '_>| {
+        let i = here(inp);
+        let st = inp.state();
+        let first = st.span_at(i);
+        st.cur_first = first;
+        st.cur_groups.clear();
+        let (_, kind) = st.cur_region();
+        let t0 = st.tok(i).map(|t| t.tok);
+        let alias = matches!(t0, Some(Tok::AttrName(_) | Tok::TypeName(_)))
+            && matches!(st.tok(i + 1).map(|t| t.tok), Some(Tok::Equals));
+        match t0 {
+            Some(Tok::ValueId(_)) => {
+                let g = inp.parse(&groups)?;
+                inp.state().cur_groups = g;
+            }
+            _ if alias => {
+                let st = inp.state();
+                let what = "alias definitions".to_string();
+                st.error_at(ParseError::Unsupported { what }, first);
+                return Err(st.reported_at(i));
+            }
+            _ => {}
+        }
+        let j = here(inp);
+        let st = inp.state();
+        let next = st.tok(j).map(|t| t.tok);
+        let no_groups = st.cur_groups.is_empty();
+        match next {
+            Some(Tok::Str(name)) => {
+                st.ctx = Some((first, unescape(name)));
+                inp.parse(&generic)?;
+            }
+            Some(Tok::BareId(w @ ("module" | "builtin.module" | "func.func")))
+                if w != "func.func" || kind != RegionKind::Module || !no_groups =>
+            {
+                let what = match w {
+                    "func.func" => "nested functions",
+                    _ if kind == RegionKind::Module && !st.explicit_module => {
+                        "modules beside other top-level items"
+                    }
+                    _ => "nested modules",
+                };
+                let span = st.span_at(j);
+                st.error_at(
+                    ParseError::Unsupported {
+                        what: what.to_string(),
+                    },
+                    span,
+                );
+                st.pos = j;
+                st.skip_to_block_end();
+                let at = st.pos;
+                return Err(st.reported_at(at));
+            }
+            Some(Tok::BareId("func.func")) => {
+                st.ctx = Some((first, "func.func".to_string()));
+                inp.parse(&func)?;
+            }
+            Some(Tok::BareId(written)) => {
+                let Some(name) = super::ops::canonical(written) else {
+                    st.pos = j;
+                    let groups = std::mem::take(&mut st.cur_groups);
+                    st.unknown_custom(written, &groups);
+                    return Err(st.reported_at(j));
+                };
+                st.ctx = Some((first, name.to_string()));
+                let name_span = st.span_at(j);
+                st.cur_name = name_span;
+                inp.skip();
+                if name == "func.return" && kind != RegionKind::Func && kind != RegionKind::Generic
+                {
+                    let st = inp.state();
+                    let err = if kind == RegionKind::VecScope {
+                        ParseError::ReturnInVecscope
+                    } else {
+                        ParseError::ReturnNotLast
+                    };
+                    st.error_at(err, name_span);
+                    return Err(st.reported_at(j + 1));
+                }
+                match forms.get(name) {
+                    Some(form) => inp.parse(form)?,
+                    None => {
+                        let st = inp.state();
+                        st.pos = j + 1;
+                        let groups = std::mem::take(&mut st.cur_groups);
+                        st.unknown_custom(written, &groups);
+                        return Err(st.reported_at(j + 1));
+                    }
+                }
+            }
+            _ => {
+                let labels: &'static [&'static str] = if no_groups {
+                    &["operation"]
+                } else {
+                    &["operation name"]
+                };
+                return inp.parse(fail(labels));
+            }
+        }
+        inp.parse(&loc)?;
+        Ok(())
+    })
+}
+
+/// The custom forms, by canonical op name.
+#[derive(Clone)]
+struct Forms<'s> {
+    table: std::rc::Rc<rustc_hash::FxHashMap<&'static str, Op<'s>>>,
+}
+
+impl<'s> Forms<'s> {
+    fn new(stmts: Stmts<'s>) -> Self {
+        let mut t: Vec<(&'static str, Op<'s>)> = vec![
+            ("func.return", og::ret()),
+            ("pto.tcvt", og::tcvt()),
+            ("pto.vcvt", og::vcvt()),
+            ("arith.constant", og::arith_constant()),
+            ("pto.alloc_tile", og::alloc_tile()),
+            ("pto.declare_tile", og::declare_tile()),
+            ("pto.tload", og::tload_tstore(true)),
+            ("pto.tstore", og::tload_tstore(false)),
+            ("pto.make_tensor_view", og::make_tensor_view()),
+            (
+                "pto.partition_view",
+                og::partition_view("pto.partition_view"),
+            ),
+            ("pto.subview", og::partition_view("pto.subview")),
+            ("pto.vlds", og::vlds()),
+            ("pto.vsts", og::vsts()),
+            ("pto.vbr", og::vbr()),
+            ("pto.vecscope", vecscope(stmts)),
+        ];
+        for n in ["pto.pset_b8", "pto.pset_b16", "pto.pset_b32"] {
+            t.push((n, og::pset(n)));
+        }
+        for n in ["pto.plt_b8", "pto.plt_b16", "pto.plt_b32"] {
+            t.push((n, og::plt(n)));
+        }
+        for k in crate::ir::VBinaryKind::ALL {
+            t.push((k.op_name(), og::vbinary_op(k.op_name())));
+        }
+        Forms {
+            table: std::rc::Rc::new(t.into_iter().collect()),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&Op<'s>> {
+        self.table.get(name)
+    }
+}
+
+/// Saved statement context around a nested region.
+struct Saved<'s> {
+    groups: Vec<GroupDef<'s>>,
+    first: Span,
+    name: Span,
+    reported: bool,
+    fail_pos: usize,
+}
+
+impl<'s> Parser<'s> {
+    fn save_stmt(&mut self) -> Saved<'s> {
+        Saved {
+            groups: std::mem::take(&mut self.cur_groups),
+            first: self.cur_first,
+            name: self.cur_name,
+            reported: self.stmt_reported,
+            fail_pos: self.fail_pos,
+        }
+    }
+
+    fn restore_stmt(&mut self, s: Saved<'s>) {
+        self.cur_groups = s.groups;
+        self.cur_first = s.first;
+        self.cur_name = s.name;
+        self.stmt_reported = s.reported;
+        self.fail_pos = s.fail_pos;
+    }
+}
+
+/// Statements of `region` (of `kind`) up to its closing `}` (not consumed).
+pub(super) fn region_body<'s>(
+    inp: &mut IRef<'s, '_>,
+    stmts: &Stmts<'s>,
+    region: RegionId,
+    kind: RegionKind,
+) -> Result<(), TyErr<'s>> {
+    let st = inp.state();
+    let saved = st.save_stmt();
+    st.regions.push((region, kind));
+    let r = inp.parse(stmts);
+    let st = inp.state();
+    st.regions.pop();
+    st.restore_stmt(saved);
+    r
+}
+
+/// `pto.vecscope { ... } {attrs}` (no label, no terminator).
+fn vecscope<'s>(stmts: Stmts<'s>) -> Op<'s> {
+    let entries = og::opt_dict().map(|d| d.map(|(e, _)| e).unwrap_or_default());
+    custom(move |inp: &mut IRef<'s, '_>| {
+        if inp.state().depth > MAX_DEPTH {
+            return Err(expected_here(inp, &["shallower nesting"]));
+        }
+        let open = inp.parse(tk(Tok::LBrace))?;
+        let st = inp.state();
+        let r = st.m.add_region(None, Span::default());
+        st.depth += 1;
+        let saved_ctx = st.ctx.take();
+        let saved = (st.stmt_start, st.stmt_byte);
+        let res = region_body(inp, &stmts, r, RegionKind::VecScope);
+        let st = inp.state();
+        (st.stmt_start, st.stmt_byte) = saved;
+        st.ctx = saved_ctx;
+        st.depth -= 1;
+        res?;
+        inp.parse(via(move |p: &mut Parser<'s>| p.close_region(r, open)))?;
+        let entries = inp.parse(&entries)?;
+        let st = inp.state();
+        if st.stmt_reported {
+            return Err(TyErr::Reported);
+        }
+        let mut parts = OpParts::new(OpKind::VecScope, st.cur_name);
+        parts.regions.push(r);
+        parts.attrs = st.plain_attrs("pto.vecscope", entries, &[], &mut parts.spans.attrs);
+        let groups = std::mem::take(&mut st.cur_groups);
+        let (region, _) = st.cur_region();
+        let first = st.cur_first;
+        let res = st.finish_op(parts, &groups, region, first, Vec::new());
+        st.cur_groups = groups;
+        match res {
+            Ok(_) => Ok(()),
+            Err(_) => Err(st.reported()),
+        }
+    })
+    .boxed()
+}
+
+/// `[ type { , type } ] )` after an opening `(`.
+pub(super) fn types_until_rparen<'s>() -> impl P<'s, In<'s>, Vec<Ty>, SEx<'s>> + Clone {
+    either(
+        |l| {
+            let a = l.a();
+            is(a, Tok::RParen)
+        },
+        silent(Tok::RParen).to(Vec::new()),
+        ty().separated_by(tk(Tok::Comma))
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .then_ignore(tk(Tok::RParen)),
+    )
+}
+
+/// `( types ) -> (type | ( types ))` of a generic op: inputs and results with their spans.
+fn function_type<'s>() -> impl P<'s, In<'s>, (Vec<Ty>, Vec<Ty>), SEx<'s>> + Clone {
+    tk(Tok::LParen)
+        .ignore_then(types_until_rparen())
+        .then_ignore(tk(Tok::Arrow))
+        .then(either(
+            |l| {
+                let a = l.a();
+                is(a, Tok::LParen)
+            },
+            tk(Tok::LParen).ignore_then(types_until_rparen()),
+            ty().map(|t| vec![t]),
+        ))
+}
+
+/// `generic-op ::= STRING ( uses ) [< dict >] [( regions )] [dict] : function-type`.
+fn generic_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+    let name = tokf(&["string"], |t| match t {
+        Tok::Str(s) => Some(s),
+        _ => None,
+    });
+    let uses = tk(Tok::LParen).ignore_then(either(
+        |l| {
+            let a = l.a();
+            is(a, Tok::RParen)
+        },
+        silent(Tok::RParen).to(Vec::new()),
+        value()
+            .separated_by(tk(Tok::Comma))
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .then_ignore(tk(Tok::RParen)),
+    ));
+    let props = when(
+        |l| is(l.a(), Tok::LAngle) && is(l.b(), Tok::LBrace),
+        tk(Tok::LAngle)
+            .ignore_then(via(|p: &mut Parser<'s>| p.attr_dict()))
+            .then_ignore(tk(Tok::RAngle)),
+    );
+    let region = generic_region(stmts);
+    let regions = when(
+        |l| is(l.a(), Tok::LParen) && is(l.b(), Tok::LBrace),
+        tk(Tok::LParen)
+            .ignore_then(
+                region
+                    .separated_by(silent(Tok::Comma))
+                    .at_least(1)
+                    .collect::<Vec<_>>(),
+            )
+            .then_ignore(tk(Tok::RParen)),
+    );
+    let attrs = when(
+        |l| {
+            let a = l.a();
+            is(a, Tok::LBrace)
+        },
+        via(|p: &mut Parser<'s>| p.attr_dict()),
+    );
+    let sig = tk(Tok::Colon)
+        .ignore_then(super::stmt_prim::next_span())
+        .then(function_type())
+        .then(super::stmt_prim::prev_span());
+    custom(move |inp: &mut IRef<'s, '_>| {
+        let (lit, name_span) = inp.parse(&name)?;
+        let uses = inp.parse(&uses)?;
+        let st = inp.state();
+        let mut parts = OpParts::new(OpKind::Return, name_span);
+        for (n, s) in &uses {
+            st.push_use(&mut parts, n, *s, None);
+        }
+        let props = inp.parse(&props)?;
+        let regions = inp.parse(&regions)?;
+        let attrs = inp.parse(&attrs)?;
+        let ((_, (inputs, results)), after) = inp.parse(&sig)?;
+        let st = inp.state();
+        if st.stmt_reported {
+            return Err(TyErr::Reported);
+        }
+        parts.regions = regions.unwrap_or_default();
+        if inputs.len() != uses.len() {
+            let span = inputs
+                .first()
+                .map_or(after, |(_, s)| s.join(inputs.last().map_or(*s, |l| l.1)));
+            st.error_at(
+                ParseError::OperandTypeCount {
+                    expected: uses.len(),
+                    found: inputs.len(),
+                },
+                span,
+            );
+            return Err(st.reported());
+        }
+        for (i, t) in inputs.into_iter().enumerate() {
+            st.set_operand_type(&mut parts, i, t);
+        }
+        let (rtys, rspans): (Vec<TypeId>, Vec<Span>) = results.into_iter().unzip();
+        parts.result_types = rtys;
+        let groups = std::mem::take(&mut st.cur_groups);
+        let (region, _) = st.cur_region();
+        let first = st.cur_first;
+        let r = st.build_generic(
+            parts,
+            unescape(lit),
+            props,
+            attrs,
+            &groups,
+            region,
+            first,
+            rspans,
+        );
+        st.cur_groups = groups;
+        r.map_err(|_| st.reported())
+    })
+}
+
+/// `{ [^bb0[(args)]:] ops }` of a generic op; a second block is rejected.
+fn generic_region<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, RegionId, SEx<'s>> + Clone {
+    let arg = value().then_ignore(tk(Tok::Colon)).then(ty());
+    let args = when(
+        |l| {
+            let a = l.a();
+            is(a, Tok::LParen)
+        },
+        tk(Tok::LParen).ignore_then(either(
+            |l| {
+                let a = l.a();
+                is(a, Tok::RParen)
+            },
+            silent(Tok::RParen).to(Vec::new()),
+            arg.separated_by(silent(Tok::Comma))
+                .at_least(1)
+                .collect::<Vec<_>>()
+                .then_ignore(tk(Tok::RParen)),
+        )),
+    );
+    let label = when(
+        |l| {
+            let a = l.a();
+            a.is_some_and(|t| matches!(t.tok, Tok::BlockId(_)))
+        },
+        tokf(&["block label"], |t| match t {
+            Tok::BlockId(l) => Some(l),
+            _ => None,
+        })
+        .then(args)
+        .then_ignore(tk(Tok::Colon)),
+    );
+    custom(move |inp: &mut IRef<'s, '_>| {
+        if inp.state().depth > MAX_DEPTH {
+            return Err(expected_here(inp, &["shallower nesting"]));
+        }
+        let open = inp.parse(tk(Tok::LBrace))?;
+        let r = inp.state().m.add_region(None, Span::default());
+        if let Some(((l, _), args)) = inp.parse(&label)? {
+            let st = inp.state();
+            if let Some(rd) = st.m.regions.get_mut(r.0 as usize) {
+                rd.label = Some(l.to_string());
+            }
+            for ((n, s), (t, _)) in args.unwrap_or_default() {
+                let v = st.m.add_region_arg(r, n, t, s);
+                st.define_arg(n, v);
+            }
+        }
+        let st = inp.state();
+        st.depth += 1;
+        let saved_ctx = st.ctx.take();
+        let multi = |inp: &mut IRef<'s, '_>| {
+            let i = here(inp);
+            let st = inp.state();
+            if let Some(t) = st.tok(i).filter(|t| matches!(t.tok, Tok::BlockId(_))) {
+                st.error_at(ParseError::MultiBlock, t.span);
+                st.pos = i;
+                st.skip_to_region_end();
+                let to = st.pos;
+                st.pos = i;
+                advance_to(inp, to);
+                true
+            } else {
+                false
+            }
+        };
+        let mut res = Ok(());
+        if !multi(inp) {
+            let st = inp.state();
+            let saved = (st.stmt_start, st.stmt_byte);
+            res = region_body(inp, &stmts, r, RegionKind::Generic);
+            let st = inp.state();
+            (st.stmt_start, st.stmt_byte) = saved;
+            multi(inp);
+        }
+        let st = inp.state();
+        st.ctx = saved_ctx;
+        st.depth -= 1;
+        res?;
+        inp.parse(via(move |p: &mut Parser<'s>| p.close_region(r, open)))?;
+        Ok(r)
+    })
+}
+
+impl<'s> Parser<'s> {
+    /// Resets the per-statement failure state.
+    pub(super) fn begin_statement(&mut self) {
+        self.stmt_reported = false;
+        self.fail_pos = self.pos;
+    }
+
+    /// The region being filled and its kind.
+    pub(super) fn cur_region(&self) -> (RegionId, RegionKind) {
+        self.regions
+            .last()
+            .copied()
+            .unwrap_or((self.m.body, RegionKind::Module))
+    }
+
+    /// Token index of a grammar error (for §8.2 recovery): the first token at or after its
+    /// span, searched from the statement start.
+    pub(super) fn index_of_error(&mut self, e: &TyErr<'s>) -> usize {
+        let at = match e {
+            TyErr::Expected { span, .. } => span.start,
+            _ => return self.pos,
+        };
+        let mut i = self.stmt_start.max(self.buf.borrow().base_idx);
+        while let Some(t) = self.tok(i) {
+            if t.span.start >= at {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// Reports a grammar error (syntax.md §8.1): `expected <set>, found <token>` with the context
+    /// label of the current op, unless a lexical error on the statement's line silences it.
+    pub(super) fn report_err(&mut self, e: TyErr<'s>) {
+        if let TyErr::Expected {
+            span,
+            expected,
+            found,
+            note,
+        } = e
+        {
+            let set: Vec<String> = expected
+                .into_iter()
+                .filter(|l| *l != SILENT)
+                .map(str::to_string)
+                .collect();
+            let found = found.map_or_else(|| "end of input".to_string(), |t| t.describe());
+            let err = ParseError::Expected {
+                expected: super::sort_expected(set),
+                found,
+            };
+            let span = Span::new(span.start, span.end);
+            let mut d = Diagnostic::new(err.code(), err, span);
+            if let Some(message) = note {
+                d.notes.push(crate::diag::Note {
+                    message,
+                    span: None,
+                });
+            }
+            self.report_syntax(d, span.start, true);
+        }
+    }
+
+    /// Skips to the `}` that closes the current region (after a second block label).
+    pub(super) fn skip_to_region_end(&mut self) {
+        let mut depth = 0i64;
+        while let Some(t) = self.peek() {
+            match t {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace if depth == 0 => return,
+                Tok::RBrace => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The token window of a parse and the chumsky [`Input`] over it.
+//!
+//! [`TokBuf`] pulls tokens from the streaming lexer on demand and keeps only a window of them:
+//! the statement grammar drops the tokens before the statement it is parsing (the January
+//! benchmark file has 10.4 M tokens; buffering them all cost ~350 ms). Lexical errors are queued
+//! here and drained into diagnostics by the parser state (`Parser::sync_lex`), in token order.
+//!
+//! [`TokInput`] is the chumsky input of the statement grammar. It shares the window with the
+//! parser state (`Rc<RefCell<..>>`): chumsky reads tokens through it, while the state's
+//! primitives (types, dictionaries, §8.2 recovery) read and, for a cached type, collapse tokens
+//! of the same window. Invariants:
+//! - a cursor is an absolute token index (error tokens excluded); chumsky never rewinds before
+//!   the start of the statement being parsed, except when a whole function fails, where tokens
+//!   already dropped read as [`Tok::Error`] placeholders that nothing matches;
+//! - `truncate` ends the input early (after `expected end of input after the top-level module`),
+//!   so the rest of the file is never lexed.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::rc::Rc;
+
+use chumsky::input::{ExactSizeInput, Input, ValueInput};
+
+use super::grammar::Sp;
+use crate::diag::Span;
+use crate::front::lexer::{LexError, Tok, Token, TokenStream};
+
+pub(crate) struct TokBuf<'s> {
+    /// Buffered tokens (error tokens removed); `toks[0]` has absolute index `base_idx`.
+    pub(super) toks: VecDeque<Token<'s>>,
+    pub(super) base_idx: usize,
+    pub(super) stream: Option<TokenStream<'s>>,
+    /// Lexical errors not yet turned into diagnostics.
+    pub(super) lex_queue: Vec<(LexError, Span)>,
+    /// Empty span at the end of the chunk.
+    pub(super) eof: Span,
+}
+
+impl<'s> TokBuf<'s> {
+    pub(crate) fn new(stream: TokenStream<'s>, eof: Span) -> Self {
+        TokBuf {
+            toks: VecDeque::with_capacity(256),
+            base_idx: 0,
+            stream: Some(stream),
+            lex_queue: Vec::new(),
+            eof,
+        }
+    }
+
+    /// Pulls one token into the window; returns false at end of input.
+    fn fill(&mut self) -> bool {
+        loop {
+            let Some(stream) = self.stream.as_mut() else {
+                return false;
+            };
+            match stream.next_token() {
+                None => {
+                    self.stream = None;
+                    return false;
+                }
+                Some((_, Some(err))) => self.lex_queue.push(err),
+                Some((t, None)) => {
+                    self.toks.push_back(t);
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// The token at absolute index `i`: `None` past the end; a placeholder before the window.
+    #[inline]
+    pub(crate) fn tok(&mut self, i: usize) -> Option<Token<'s>> {
+        let Some(rel) = i.checked_sub(self.base_idx) else {
+            return Some(Token {
+                tok: Tok::Error,
+                span: Span::point(self.toks.front().map_or(self.eof.start, |t| t.span.start)),
+                line_start: false,
+            });
+        };
+        if let Some(t) = self.toks.get(rel) {
+            return Some(*t);
+        }
+        self.tok_slow(rel)
+    }
+
+    #[inline(never)]
+    fn tok_slow(&mut self, rel: usize) -> Option<Token<'s>> {
+        while rel >= self.toks.len() {
+            if !self.fill() {
+                return None;
+            }
+        }
+        self.toks.get(rel).copied()
+    }
+
+    /// Drops buffered tokens before absolute index `start` (keeping one for `prev_span`).
+    pub(crate) fn drop_before(&mut self, start: usize) {
+        let n = start.saturating_sub(1).saturating_sub(self.base_idx);
+        let n = n.min(self.toks.len());
+        if n >= 64 {
+            self.toks.drain(..n);
+            self.base_idx += n;
+        }
+    }
+
+    /// Ends the input after the tokens read so far (absolute index `at`).
+    pub(crate) fn truncate(&mut self, at: usize) {
+        self.stream = None;
+        let rel = at.saturating_sub(self.base_idx);
+        self.toks.truncate(rel);
+    }
+
+    /// Span of the token at `i`, or the empty span at end of input.
+    pub(crate) fn span_at(&mut self, i: usize) -> Span {
+        let eof = self.eof;
+        self.tok(i).map_or(eof, |t| t.span)
+    }
+}
+
+/// The shared window.
+pub(crate) type Shared<'s> = Rc<RefCell<TokBuf<'s>>>;
+
+/// The statement grammar's chumsky input (see the module doc).
+pub(crate) struct TokInput<'s>(pub(crate) Shared<'s>);
+
+impl<'s> Input<'s> for TokInput<'s> {
+    type Span = Sp;
+    type Token = Tok<'s>;
+    type MaybeToken = Tok<'s>;
+    type Cursor = usize;
+    type Cache = Shared<'s>;
+
+    fn begin(self) -> (usize, Shared<'s>) {
+        (0, self.0)
+    }
+
+    #[inline]
+    fn cursor_location(cursor: &usize) -> usize {
+        *cursor
+    }
+
+    #[inline]
+    unsafe fn next_maybe(cache: &mut Shared<'s>, cursor: &mut usize) -> Option<Tok<'s>> {
+        let t = cache.borrow_mut().tok(*cursor)?;
+        *cursor += 1;
+        Some(t.tok)
+    }
+
+    unsafe fn span(cache: &mut Shared<'s>, range: Range<&usize>) -> Sp {
+        let mut b = cache.borrow_mut();
+        let start = b.span_at(*range.start);
+        if *range.end <= *range.start {
+            return Sp::from(start.start..start.start);
+        }
+        let end = b.span_at(*range.end - 1);
+        Sp::from(start.start..end.end.max(start.start))
+    }
+}
+
+impl<'s> ValueInput<'s> for TokInput<'s> {
+    #[inline]
+    unsafe fn next(cache: &mut Shared<'s>, cursor: &mut usize) -> Option<Tok<'s>> {
+        Self::next_maybe(cache, cursor)
+    }
+}
+
+impl<'s> ExactSizeInput<'s> for TokInput<'s> {
+    unsafe fn span_from(cache: &mut Shared<'s>, range: std::ops::RangeFrom<&usize>) -> Sp {
+        let mut b = cache.borrow_mut();
+        let start = b.span_at(*range.start);
+        let eof = b.eof;
+        Sp::from(start.start..eof.end.max(start.start))
+    }
+}
