@@ -11,7 +11,10 @@ use crate::tensix::dest::Dest;
 use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{self, Arch, Insn, Reg};
 
+mod fast;
 mod lanes;
+
+pub(super) use fast::Lowered;
 
 pub(super) use lanes::prng_step;
 use lanes::{map2, mask2, reads, reg_bit, shift, Lanes};
@@ -781,7 +784,11 @@ impl Machine {
                 mod0,
                 addr_mod,
                 imm10,
-            } => self.exec_loadmacro(pc, lreg, mod0, addr_mod, imm10, dst),
+            } => {
+                // The macro engine's state is now live: no more pre-decoded issue.
+                self.macro_seen = true;
+                self.exec_loadmacro(pc, lreg, mod0, addr_mod, imm10, dst)
+            }
             I::Replay { .. } => Err(self.unmodelled(pc, insn, "REPLAY inside a replayed sequence")),
             I::Lut { .. } | I::LutFp32 { .. } | I::Mul24 { .. } | I::ARecip { .. } => {
                 Err(self.unmodelled(pc, insn, "instruction not modelled"))

@@ -200,6 +200,10 @@ pub struct Machine {
     recording: Option<(usize, usize, bool)>,
     /// SFPLOADMACRO pending queues and hazard tracking.
     macro_state: macro_engine::MacroState,
+    /// An SFPLOADMACRO was executed (the pre-decoded issue path is then never used).
+    macro_seen: bool,
+    /// The last program lowered into pre-decoded ops (cache of `run_body`).
+    lowered: exec::Lowered,
     stats: Stats,
 }
 
@@ -270,6 +274,8 @@ impl Machine {
             replay_buf: [None; 32],
             recording: None,
             macro_state: macro_engine::MacroState::default(),
+            macro_seen: false,
+            lowered: exec::Lowered::default(),
             stats: Stats::default(),
         }
     }
@@ -353,12 +359,11 @@ impl Machine {
     /// The enabled lanes (`LaneEnabled`, §1.2).
     pub fn lane_enabled(&self) -> u32 {
         let rm = (self.lane_config & LC_ROW_MASK) >> 12;
-        let mut masked = 0u32;
-        for row in 0..4 {
-            if rm >> row & 1 != 0 {
-                masked |= 0xFF << (8 * row);
-            }
-        }
+        // Spread ROW_MASK bit `row` over the 8 lanes of that row (branch-free).
+        let masked = ((rm & 1) * 0xFF)
+            | ((rm >> 1 & 1) * 0xFF00)
+            | ((rm >> 2 & 1) * 0xFF_0000)
+            | ((rm >> 3 & 1) * 0xFF00_0000);
         (!self.cc_en | self.cc) & !masked
     }
 
@@ -409,11 +414,17 @@ impl Machine {
         rows: usize,
     ) -> Result<Stats, SimError> {
         let before = self.stats;
+        let low = self.take_lowered(body);
+        let mut res = Ok(());
         for _ in 0..rows {
             self.enter_kernel_state();
-            self.run_body(body, dst)?;
+            res = self.issue_ops(&low, dst);
+            if res.is_err() {
+                break;
+            }
         }
-        Ok(self.since(before))
+        self.put_lowered(low);
+        res.map(|()| self.since(before))
     }
 
     fn since(&self, before: Stats) -> Stats {
@@ -424,53 +435,64 @@ impl Machine {
         }
     }
 
-    /// The instruction stream through the REPLAY expander (ISA-WH `REPLAY.md`): recording
-    /// stores the next `Count` instructions (executing them too when `Exec`), replay expands
-    /// buffer entries; REPLAY itself uses no SFPU issue slot.
+    /// Runs `prog` once through its pre-decoded form ([`exec::Lowered`], cached per machine).
     fn run_body(&mut self, prog: &Program, dst: &mut Dest) -> Result<(), SimError> {
+        let low = self.take_lowered(prog);
+        let res = self.issue_ops(&low, dst);
+        self.put_lowered(low);
+        res
+    }
+
+    /// Issues one instruction of the stream through the REPLAY expander (ISA-WH `REPLAY.md`):
+    /// recording stores the next `Count` instructions (executing them too when `Exec`), replay
+    /// expands buffer entries; REPLAY itself uses no SFPU issue slot.
+    fn issue(
+        &mut self,
+        pc: usize,
+        insn: &super::isa::Insn,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
         use super::isa::Insn;
-        for (pc, insn) in prog.insns.iter().enumerate() {
-            if let Some((slot, left, exec)) = self.recording {
-                self.replay_buf[slot % 32] = Some(*insn);
-                self.recording = (left > 1).then_some(((slot + 1) % 32, left - 1, exec));
-                if exec {
-                    self.step(insn, pc, dst)?;
-                }
-                continue;
+        if let Some((slot, left, exec)) = self.recording {
+            self.replay_buf[slot % 32] = Some(*insn);
+            self.recording = (left > 1).then_some(((slot + 1) % 32, left - 1, exec));
+            if exec {
+                self.step(insn, pc, dst)?;
             }
-            match *insn {
-                Insn::Replay {
-                    start,
-                    len,
-                    exec,
-                    load,
-                } => {
-                    let count = if len == 0 { 64 } else { usize::from(len) };
-                    let start = usize::from(start) % 32;
-                    if load != 0 {
-                        self.recording = Some((start, count, exec != 0));
-                    } else {
-                        for i in 0..count {
-                            let slot = (start + i) % 32;
-                            match self.replay_buf[slot] {
-                                Some(Insn::Replay { .. }) | None => {
-                                    return Err(SimError::Unmodelled {
-                                        pc,
-                                        mnemonic: "replay",
-                                        what: format!(
-                                            "replay buffer slot {slot} holds no SFPU instruction"
-                                        ),
-                                    })
-                                }
-                                Some(r) => self.step(&r, pc, dst)?,
+            return Ok(());
+        }
+        match *insn {
+            Insn::Replay {
+                start,
+                len,
+                exec,
+                load,
+            } => {
+                let count = if len == 0 { 64 } else { usize::from(len) };
+                let start = usize::from(start) % 32;
+                if load != 0 {
+                    self.recording = Some((start, count, exec != 0));
+                } else {
+                    for i in 0..count {
+                        let slot = (start + i) % 32;
+                        match self.replay_buf[slot] {
+                            Some(Insn::Replay { .. }) | None => {
+                                return Err(SimError::Unmodelled {
+                                    pc,
+                                    mnemonic: "replay",
+                                    what: format!(
+                                        "replay buffer slot {slot} holds no SFPU instruction"
+                                    ),
+                                })
                             }
+                            Some(r) => self.step(&r, pc, dst)?,
                         }
                     }
                 }
-                _ => self.step(insn, pc, dst)?,
+                Ok(())
             }
+            _ => self.step(insn, pc, dst),
         }
-        Ok(())
     }
 
     /// Resolves load/store Mod0 0 from the configuration.
