@@ -384,3 +384,129 @@ fn wormhole_macro_programs_equal_plain_and_keep_their_cycles() {
         }
     }
 }
+
+// ------------------------------------------------- §6.4 gaps: trigger + near miss for each row
+
+#[test]
+fn backdoor_template_write_while_pending() {
+    // Simple d3 (template 0) pending; a backdoor write (VD = L12) lands before it executes.
+    let init = init_with(0x001c, 0, 0x100);
+    let h = hazard(
+        &init,
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpcast L0, L12, 0",
+    );
+    assert_eq!(h, MacroHazard::ConfigWhilePending);
+    // Near miss: issued t, executes t + 4; four NOPs drain it, then the same write is fine.
+    let (m, r) = run(
+        &init,
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop\nsfpnop\nsfpnop\nsfpnop\nsfpcast L0, L12, 0",
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(m.macro_pending(), 0);
+    // Near miss for SFPCONFIG too.
+    let (_, r) = run(
+        &init,
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop\nsfpnop\nsfpnop\nsfpnop\nsfpconfig 0x100, 8, 1",
+    );
+    assert!(r.is_ok(), "{r:?}");
+}
+
+#[test]
+fn l16_is_only_reachable_through_macros() {
+    // Regular instructions cannot name L16 (4-bit register fields), so "read by a non-scheduled
+    // instruction / written outside a macro" is rejected at assembly.
+    assert!(assemble("sfpabs 0, L16, L1, 0", ARCH).is_err());
+    assert!(assemble("sfpabs 0, L1, L16, 0", ARCH).is_err());
+    // Trigger: a scheduled store of L16 that no scheduled instruction wrote.
+    let h = hazard(
+        &init_with(0, 0x4300, 0x100),
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop",
+    );
+    assert!(matches!(h, MacroHazard::L16Misuse { .. }), "{h:?}");
+    // Near miss: Round d0 writes L16 (VD16), Store d1 reads it one cycle later.
+    let (m, r) = run(
+        &init_with(0, 0x4B45, 0x100),
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop\nsfpnop",
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(m.macro_pending(), 0);
+}
+
+#[test]
+fn store_in_some_lanes_only_cannot_be_configured() {
+    // Macro config is per lane in hardware; a sequence word that differs across lanes (here the
+    // Store byte) is rejected when written, so no Store can be scheduled in some lanes only.
+    let mut m = Machine::with_config(ARCH, cfg(true));
+    let mut dst = random_dst(DestWidth::W32, 1, Mod0::Int32, 7);
+    m.enter_kernel_state();
+    let r = m.run(
+        &prog(&format!(
+            "{TEMPLATES}
+             sfpload L0, INT32, ADDR_MOD_7, 0
+             sfploadi L0, UPPER, 0x0300
+             sfpconfig 0, 4, 0"
+        )),
+        &mut dst,
+    );
+    assert!(matches!(r, Err(SimError::ConfigNotUniform { .. })), "{r:?}");
+    // A partial lane enable while configuring is rejected as well (config must be written in
+    // every lane).
+    let mut m = Machine::with_config(ARCH, cfg(true));
+    let mut dst = Dest::new();
+    m.enter_kernel_state();
+    let r = m.run(
+        &prog(
+            "sfploadi L1, USHORT, 1
+             sfpsetcc 0, L1, L0, 6
+             sfploadi L0, USHORT, 0x0300
+             sfpconfig 0, 4, 0",
+        ),
+        &mut dst,
+    );
+    assert!(matches!(r, Err(SimError::LanesDisabled { .. })), "{r:?}");
+    // Near miss: a lane-uniform Store byte schedules the store in every lane.
+    let (m, r) = run(
+        &init_with(0, 0x0300, 0x100),
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop",
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(m.macro_pending(), 0);
+}
+
+#[test]
+fn near_misses_for_the_remaining_hazards() {
+    let init = init_with(0x0004, 0, 0x100);
+    // RegularCollision: a regular load-unit instruction beside a scheduled Simple is fine.
+    let (_, r) = run(
+        &init,
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfploadi L5, USHORT, 1",
+    );
+    assert!(r.is_ok(), "{r:?}");
+    // Undrained: one NOP drains the delay-0 instruction.
+    let (m, r) = run(&init, "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop");
+    assert!(r.is_ok(), "{r:?}");
+    assert!(m.check_drained().is_ok());
+    // VdHiCarry: VD 4 (Imm10 bit 0) with an even base is fine.
+    let (_, r) = run(&init, "sfploadmacro 0, FP32, ADDR_MOD_7, 1\nsfpnop");
+    assert!(r.is_ok(), "{r:?}");
+    // Forgotten: m1 (Simple d1) two cycles after m0 (Simple d2) lands on a different cycle.
+    let init2 = format!("{}\nsfpconfig 0x000c, 5, 1", init_with(0x0014, 0, 0x100));
+    let (m, r) = run(
+        &init2,
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop\nsfploadmacro 5, FP32, ADDR_MOD_7, 0\nsfpnop\nsfpnop\nsfpnop",
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(m.macro_pending(), 0);
+    // UbTemplate / ClassMismatch: SFPNOP on MAD and a store on Store are fine.
+    let (_, r) = run(
+        &init_with(0x0200, 0x0300, 0x100),
+        "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop",
+    );
+    assert!(r.is_ok(), "{r:?}");
+    // Backdoor: the same write is accepted when template-writing init code is declared.
+    let mut m = Machine::with_config(ARCH, cfg(true));
+    let mut dst = Dest::new();
+    m.enter_kernel_state();
+    let r = m.run(&prog("sfpcast L0, L12, 0"), &mut dst);
+    assert!(r.is_ok(), "{r:?}");
+}

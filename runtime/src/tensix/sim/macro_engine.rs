@@ -18,7 +18,13 @@
 //! * The cycle after a scheduled SWAP forbids Simple/Round work (scheduled or regular); a regular
 //!   load (the next SFPLOADMACRO in tt-llk's fp32→u16 loop) is allowed.
 //! * Macro configuration is stored lane-uniform; SFPCONFIG already rejects a non-uniform L0
-//!   (`ConfigNotUniform`), so no per-lane configuration can arise.
+//!   (`ConfigNotUniform`) and SFPCONFIG / backdoor writes need every lane enabled, so no per-lane
+//!   configuration — hence no "Store scheduled in some lanes only" (ISA: scheduling depends on
+//!   the per-lane config, not on lane enables) — can arise.
+//! * L16 has no 4-bit encoding: regular instructions can neither read nor write it, so
+//!   `L16Misuse` reduces to a scheduled store reading L16 in lanes no scheduled instruction wrote.
+//! * `ConfigWhilePending` covers SFPCONFIG and backdoor template writes (VD ≥ 12 with backdoor
+//!   enabled); the check runs before the backdoor write is performed in `step`.
 //!
 //! Invariants:
 //! * A scheduled instruction runs through the regular per-instruction handlers on a renamed copy
