@@ -1,9 +1,9 @@
 //! Front end: text → IR.
 //!
-//! Owns lexing (`lexer`, logos), parsing and IR building with name binding (`parser`: a
-//! hand-written recursive-descent statement/op parser over the lexer's token stream, which hands
-//! every type and attribute dictionary/value to chumsky grammars) and the assembly line form
-//! (`asm`).
+//! Owns lexing (`lexer`, logos), parsing and IR building with name binding (`parser`: chumsky
+//! grammars over the lexer's token stream for statements, ops, types and attributes; still
+//! hand-written: the `.ptoasm` line reader and operand-position function types, see
+//! docs/design/parser.md) and the assembly line form (`asm`).
 //! Entry point: [`parse_module`]. Invariants: spans are byte offsets into the original file,
 //! also for split-input chunks; diagnostics come back sorted by position; nothing panics on any
 //! input.
