@@ -2,50 +2,12 @@
 //! flags and the CC stack, SFPCONFIG, MAD hazards and auto-stalls, backdoor template writes,
 //! Dst addressing errors, REPLAY, and a no-panic fuzz over random instruction streams.
 
-use pto_runtime::tensix::asm::assemble;
 use pto_runtime::tensix::dest::Dest;
 use pto_runtime::tensix::formats::Arch;
 use pto_runtime::tensix::sim::{Machine, SimConfig, SimError, LANES};
 
-fn lanes(mut f: impl FnMut(usize) -> u32) -> [u32; LANES] {
-    let mut a = [0; LANES];
-    for (l, x) in a.iter_mut().enumerate() {
-        *x = f(l);
-    }
-    a
-}
-
-fn machine(arch: Arch, strict: bool) -> Machine {
-    Machine::with_config(
-        arch,
-        SimConfig {
-            strict,
-            ..SimConfig::default()
-        },
-    )
-}
-
-fn exec(m: &mut Machine, text: &str) -> Result<(), SimError> {
-    let p = assemble(text, m.arch()).unwrap_or_else(|e| panic!("{e}"));
-    let mut dst = Dest::new();
-    m.run(&p, &mut dst).map(|_| ())
-}
-
-fn run(arch: Arch, init: &[(usize, [u32; LANES])], text: &str) -> Machine {
-    let mut m = machine(arch, true);
-    for (r, v) in init {
-        m.set_lreg(*r, *v);
-    }
-    m.enter_kernel_state();
-    exec(&mut m, text).unwrap_or_else(|e| panic!("{e}"));
-    m
-}
-
-fn reg(m: &Machine, r: usize) -> [u32; LANES] {
-    *m.lreg(r).expect("reg")
-}
-
-const BOTH: [Arch; 2] = [Arch::Wh, Arch::Bh];
+mod tensix_common;
+use tensix_common::*;
 
 #[test]
 fn sfpsetcc_encc_and_if_else_with_the_stack() {

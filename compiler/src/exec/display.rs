@@ -1,169 +1,14 @@
-//! Exact decoding and printing of element bit patterns (semantics.md §2.2-2.5): [`decode`] gives
-//! the exact value of any element, [`format_value`] its exact decimal expansion (every digit, no
-//! rounding: a binary fraction always has a finite decimal expansion), [`format_bits`] the hex
-//! pattern padded to the element's width. Reports print values with the numeric core's
+//! Printing of element bit patterns: [`format_value`] gives the exact decimal expansion of an
+//! element (every digit, no rounding: a binary fraction always has a finite decimal expansion),
+//! [`format_bits`] the hex pattern padded to the element's width. Values are decoded by the
+//! numeric core (`pto_runtime::convert::format`), whose decoder is checked against an independent
+//! exact reference in `runtime/tests/slowref`. Reports print values with the core's
 //! `display_value` (shortest round-trip text); `format_value` is for when every digit matters.
 //!
-//! Invariants: total over every bit pattern (bits above `value_bits()` are ignored); decoding
-//! follows the spec's tables, not the numeric core, so it serves as an independent check of the
-//! core's decoder (see the tests).
+//! Invariants: total over every bit pattern (bits above `value_bits()` are ignored).
 
+use pto_runtime::convert::format::{decode, format_of, Exact};
 use pto_runtime::ElemType;
-
-/// The exact value of one element.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Value {
-    /// (−1)^neg · mant · 2^exp2 (mant = 0 is a zero with its sign).
-    Finite {
-        neg: bool,
-        mant: u64,
-        exp2: i32,
-    },
-    Inf {
-        neg: bool,
-    },
-    /// NaN (the sign bit is kept for display; hif8's NaN has none).
-    NaN {
-        neg: bool,
-    },
-    Int(i128),
-}
-
-/// Layout of an IEEE-like binary format.
-struct Ieee {
-    exp_bits: u32,
-    man_bits: u32,
-    bias: i32,
-    /// All-ones exponent is Inf/NaN (false: E4M3FN and fp4, where it is a finite binade).
-    special_top: bool,
-}
-
-fn ieee(t: ElemType) -> Option<Ieee> {
-    let f = |exp_bits, man_bits, bias, special_top| Ieee {
-        exp_bits,
-        man_bits,
-        bias,
-        special_top,
-    };
-    Some(match t {
-        ElemType::F32 => f(8, 23, 127, true),
-        ElemType::F16 => f(5, 10, 15, true),
-        ElemType::BF16 => f(8, 7, 127, true),
-        ElemType::F8E5M2 => f(5, 2, 15, true),
-        ElemType::F8E4M3FN => f(4, 3, 7, false),
-        ElemType::F4E2M1x2 => f(2, 1, 1, false),
-        ElemType::F4E1M2x2 => f(1, 2, 1, false),
-        _ => return None,
-    })
-}
-
-/// Decodes `bits` (low `value_bits()` bits) of `t` exactly.
-pub fn decode(t: ElemType, bits: u64) -> Value {
-    let vb = t.value_bits();
-    let bits = if vb >= 64 {
-        bits
-    } else {
-        bits & ((1u64 << vb) - 1)
-    };
-    if t.is_int() {
-        let v = match t.kind() {
-            pto_runtime::ElemKind::UnsignedInt => i128::from(bits),
-            _ => {
-                let shift = 128 - vb;
-                (i128::from(bits) << shift) >> shift
-            }
-        };
-        return Value::Int(v);
-    }
-    if t == ElemType::Hif8 {
-        return decode_hif8(bits as u8);
-    }
-    let Some(f) = ieee(t) else {
-        return Value::NaN { neg: false };
-    };
-    let neg = bits >> (f.exp_bits + f.man_bits) & 1 == 1;
-    let e = ((bits >> f.man_bits) & ((1 << f.exp_bits) - 1)) as i32;
-    let m = bits & ((1 << f.man_bits) - 1);
-    let top = (1 << f.exp_bits) - 1;
-    if f.special_top && e == top {
-        return if m == 0 {
-            Value::Inf { neg }
-        } else {
-            Value::NaN { neg }
-        };
-    }
-    // E4M3FN: S.1111.111 is the only NaN.
-    if t == ElemType::F8E4M3FN && e == top && m == (1 << f.man_bits) - 1 {
-        return Value::NaN { neg };
-    }
-    let man_bits = f.man_bits as i32;
-    if e == 0 {
-        Value::Finite {
-            neg,
-            mant: m,
-            exp2: 1 - f.bias - man_bits,
-        }
-    } else {
-        Value::Finite {
-            neg,
-            mant: m | (1 << f.man_bits),
-            exp2: e - f.bias - man_bits,
-        }
-    }
-}
-
-/// HiFloat8 decode (§2.3).
-fn decode_hif8(b: u8) -> Value {
-    if b == 0x80 {
-        return Value::NaN { neg: false };
-    }
-    let neg = b & 0x80 != 0;
-    if b & 0x7F == 0x6F {
-        return Value::Inf { neg };
-    }
-    let v = b & 0x7F;
-    let bit = |i: u32| u64::from(v >> i & 1);
-    // (mantissa bits, exponent) per dot class.
-    let (m_bits, m, e): (u32, u64, i32) = if v >> 3 == 0 {
-        // denormal: m=0 zero, else 2^(m-23).
-        let m = u64::from(v & 7);
-        return if m == 0 {
-            Value::Finite {
-                neg: false,
-                mant: 0,
-                exp2: 0,
-            }
-        } else {
-            Value::Finite {
-                neg,
-                mant: 1,
-                exp2: m as i32 - 23,
-            }
-        };
-    } else if v >> 3 == 1 {
-        (3, u64::from(v & 7), 0)
-    } else if v >> 4 == 1 {
-        // 001 s mmm: s = b3.
-        (3, u64::from(v & 7), if bit(3) == 1 { -1 } else { 1 })
-    } else if v >> 5 == 1 {
-        // 01 s e mmm
-        let mag = 2 + bit(3) as i32;
-        (3, u64::from(v & 7), if bit(4) == 1 { -mag } else { mag })
-    } else if v >> 5 == 2 {
-        // 10 s ee mm
-        let mag = 4 + ((v >> 2) & 3) as i32;
-        (2, u64::from(v & 3), if bit(4) == 1 { -mag } else { mag })
-    } else {
-        // 11 s eee m
-        let mag = 8 + ((v >> 1) & 7) as i32;
-        (1, u64::from(v & 1), if bit(4) == 1 { -mag } else { mag })
-    };
-    Value::Finite {
-        neg,
-        mant: m | (1 << m_bits),
-        exp2: e - m_bits as i32,
-    }
-}
 
 /// `0x` + the pattern, padded to the element's width (one hex digit for a nibble).
 pub fn format_bits(t: ElemType, bits: u64) -> String {
@@ -178,11 +23,10 @@ pub fn format_bits(t: ElemType, bits: u64) -> String {
 
 /// The exact decimal value of `bits` of `t` (`inf`, `-inf`, `nan`, `-nan` for specials).
 pub fn format_value(t: ElemType, bits: u64) -> String {
-    match decode(t, bits) {
-        Value::Int(v) => v.to_string(),
-        Value::Inf { neg } => if neg { "-inf" } else { "inf" }.to_string(),
-        Value::NaN { neg } => if neg { "-nan" } else { "nan" }.to_string(),
-        Value::Finite { neg, mant, exp2 } => exact_decimal(neg, mant, exp2),
+    match decode(format_of(t), bits) {
+        Exact::Inf { neg } => if neg { "-inf" } else { "inf" }.to_string(),
+        Exact::Nan { neg, .. } => if neg { "-nan" } else { "nan" }.to_string(),
+        Exact::Finite { neg, sig, exp } => exact_decimal(neg, sig, exp),
     }
 }
 
@@ -303,62 +147,8 @@ mod tests {
         assert_eq!(format_value(Hif8, 0x00), "0");
         assert_eq!(format_value(Hif8, 0x09), "1.125");
         assert_eq!(format_value(Hif8, 0x08), "1");
-        assert_eq!(
-            decode(Hif8, 0x7E),
-            Value::Finite {
-                neg: false,
-                mant: 2,
-                exp2: -16
-            }
-        );
-        assert_eq!(
-            decode(Hif8, 0x01),
-            Value::Finite {
-                neg: false,
-                mant: 1,
-                exp2: -22
-            }
-        );
-    }
-
-    /// The numeric core's `display_value` names the same value as the spec-table decoder, for
-    /// every pattern of every 4-, 8- and 16-bit type and a sweep of f32 patterns.
-    #[test]
-    fn agrees_with_the_numeric_core_display() {
-        use pto_runtime::convert::display_value;
-        let same = |t: ElemType, b: u64| {
-            let core = display_value(t, b);
-            match decode(t, b) {
-                Value::NaN { .. } => assert_eq!(core, "NaN", "{t} {b:#x}"),
-                Value::Inf { neg } => {
-                    assert_eq!(core, if neg { "-Inf" } else { "+Inf" }, "{t} {b:#x}")
-                }
-                Value::Int(v) => assert_eq!(core, v.to_string(), "{t} {b:#x}"),
-                Value::Finite { neg, mant, exp2 } => {
-                    let exact = (mant as f64) * 2f64.powi(exp2);
-                    let exact = if neg { -exact } else { exact };
-                    let parsed: f64 = core.parse().unwrap_or(f64::NAN);
-                    assert!(
-                        parsed == exact && parsed.is_sign_negative() == neg,
-                        "{t} {b:#x}: {core} vs {exact}"
-                    );
-                }
-            }
-        };
-        for t in ElemType::ALL {
-            let n = match t.value_bits() {
-                4 => 16,
-                8 => 256,
-                16 => 65536,
-                _ => 0,
-            };
-            for b in 0..n {
-                same(t, b);
-            }
-        }
-        for k in 0..100_000u64 {
-            same(F32, k.wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF);
-        }
+        assert_eq!(format_value(Hif8, 0x7E), "0.000030517578125");
+        assert_eq!(format_value(Hif8, 0x01), "2.384185791015625e-7");
     }
 
     #[test]
