@@ -625,6 +625,138 @@ fn assembly_mode_errors() {
     );
 }
 
+/// Each line is its own unit of recovery: one diagnostic per bad line, at the offending token,
+/// and the lines after it are still read.
+#[test]
+fn assembly_mode_recovers_per_line() {
+    let t = ": !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>";
+    let lines = [
+        format!("PTO.vcvt v0, v1, vm {t} junk"),
+        format!("PTO.vcvt v2, v1, vm R {t}"),
+        ".func @late".to_string(),
+        format!("PTO.vcvt v3, v1, vm, R, SAT, EVEN, X {t}"),
+        "PTO.vcvt v4, v1, vm, R, SAT".to_string(),
+        "PTO.vcvt v5, v1, vm : (i32 -> i32, !pto.mask<b32> -> !pto.vreg<128xf16>".to_string(),
+        format!("PTO.vcvt v6, v1, vm, , SAT {t}"),
+        format!("PTO.vcvt v7, v1, vm {t}"),
+    ];
+    let src = lines.join("\n") + "\n";
+    let out = parse_module(&src, 0, InputFormat::PtoAsm);
+    let got: Vec<(String, usize, String)> = out
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let line = src[..d.span.start].matches('\n').count() + 1;
+            (d.code.to_string(), line, text(&src, d.span).to_string())
+        })
+        .collect();
+    let want = [
+        ("E0001", 1, "junk"),
+        ("E0001", 2, "R"),
+        ("E0601", 3, ".func"),
+        ("E0311", 4, "X"),
+        ("E0602", 5, "PTO.vcvt v4, v1, vm, R, SAT"),
+        ("E0001", 6, "->"),
+        ("E0001", 7, ","),
+    ];
+    let want: Vec<(String, usize, String)> = want
+        .iter()
+        .map(|(c, l, t)| (c.to_string(), *l, t.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    let msgs: Vec<String> = out.diagnostics.iter().map(|d| d.message()).collect();
+    assert_eq!(msgs[0], "expected end of line, found identifier 'junk'");
+    assert_eq!(msgs[1], "expected ':', found identifier 'R'");
+    assert_eq!(msgs[5], "expected ',' or ')', found '->'");
+    assert_eq!(msgs[6], "expected register, found ','");
+    // Lines that read all their tokens are built (v0 despite its trailing junk, and v7).
+    let m = out.module.expect("module");
+    let written: Vec<&str> = ops_where(&m, |k| matches!(k, OpKind::Vcvt(_)))
+        .iter()
+        .map(|&o| m.value(m.op(o).results[0]).name.as_str())
+        .collect();
+    assert_eq!(written, ["%v0", "%v7"]);
+    let e = parse_module(".func\n", 0, InputFormat::PtoAsm).diagnostics;
+    assert_eq!(e[0].message(), "expected symbol, found end of line");
+}
+
+/// Function types in operand position (syntax.md §3): nested, as arguments and results.
+#[test]
+fn function_types_in_operand_position() {
+    let src = "func.func @f(%a: (i32, f32) -> (i32), %b: () -> ((i32) -> i32)) {\n  return\n}\n";
+    let m = parse_ok(src);
+    let f = ops_where(&m, |k| matches!(k, OpKind::Func(_)))[0];
+    let args = &m.region(m.op(f).regions[0]).args;
+    let Type::Function { inputs, results } = m.types.get(m.value(args[1]).ty) else {
+        panic!("not a function type")
+    };
+    assert!(inputs.is_empty());
+    assert!(matches!(m.types.get(results[0]), Type::Function { .. }));
+    roundtrip(src, InputFormat::Pto);
+    let d = |s: &str| {
+        let src = format!("func.func @f(%a: {s}) {{\n  return\n}}\n");
+        let out = parse_module(&src, 0, InputFormat::Pto);
+        out.diagnostics
+            .iter()
+            .map(|d| (d.message(), text(&src, d.span).to_string()))
+            .collect::<Vec<_>>()
+    };
+    let one = |m: &str, at: &str| vec![(m.to_string(), at.to_string())];
+    assert_eq!(
+        d("(i32 f32) -> i32"),
+        one("expected ',' or ')', found identifier 'f32'", "f32")
+    );
+    assert_eq!(
+        d("(i32) i32"),
+        one("expected '->', found identifier 'i32'", "i32")
+    );
+    // A failed nested function type is reported where it failed, once; the argument list
+    // that contains it does not swallow it.
+    assert_eq!(
+        d("i32, %b: (i32, (f32 -> i32)) -> i32"),
+        one("expected ',' or ')', found '->'", "->")
+    );
+}
+
+/// Function types nest up to the parser's depth bound, then report instead of recursing, with
+/// a 1 MB stack (test threads get 2 MB).
+#[test]
+fn deep_function_types_are_bounded() {
+    let run = || {
+        let mut nested = String::from("i32");
+        for _ in 0..150 {
+            nested = format!("(i32, {nested}) -> i32");
+        }
+        let ok = format!("func.func @f(%a: {nested}) {{\n  return\n}}\n");
+        assert!(parse_module(&ok, 0, InputFormat::Pto)
+            .diagnostics
+            .is_empty());
+        let deep = format!(
+            "func.func @f(%a: {}i32) {{\n  return\n}}\n",
+            "(".repeat(5000)
+        );
+        let d = parse_module(&deep, 0, InputFormat::Pto).diagnostics;
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message().starts_with("expected shallower nesting"));
+        let asm = format!(
+            "PTO.vcvt v0, v1, vm : {nested}, !pto.mask<b32> -> {}i32\n",
+            "(".repeat(5000)
+        );
+        let d = parse_module(&asm, 0, InputFormat::PtoAsm).diagnostics;
+        let msgs: Vec<String> = d.iter().map(|d| d.message()).collect();
+        assert!(
+            msgs[0].starts_with("expected shallower nesting"),
+            "{msgs:?}"
+        );
+    };
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(run)
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+}
+
 #[test]
 fn january_benchmark_grammar_parses() {
     let src = "module {\n  func.func @cvt_bench(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f16>) {\n    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c32 = arith.constant 32 : index\n    %0 = pto.make_tensor_view %arg0, shape = [%c32, %c32] strides = [%c32, %c1] : !pto.tensor_view<2xf32>\n    %2 = pto.subview %0, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<2xf32> -> !pto.tile_view<32x32xf32>\n    %4 = pto.alloc_tile : <loc=ub, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n    pto.tload ins(%2 : !pto.tile_view<32x32xf32>) outs(%4 : !pto.tile_buf<loc=ub, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)\n    return\n  }\n}\n";

@@ -4,8 +4,9 @@
 //! Invariants: a register read before any write is a function argument (in first-read order,
 //! typed by that line); each write is a fresh value (`%v2`, `%v2_1`, ...; suffixes clashing with
 //! register names are skipped); the synthesized `return` yields the final value of every written
-//! register in first-write order and has an empty span at end of input. The line grammar itself
-//! is driven by the shared parser cursor (`parser::asm`), so types parse exactly as in `.pto`.
+//! register in first-write order and has an empty span at end of input. The line grammar is a
+//! chumsky grammar over the same token input as `.pto` (`parser::asm`), so types parse exactly
+//! as in `.pto`.
 
 use super::{lexer, parser, ParseOutput};
 

@@ -1,9 +1,9 @@
 //! Front end: text → IR.
 //!
 //! Owns lexing (`lexer`, logos), parsing and IR building with name binding (`parser`: chumsky
-//! grammars over the lexer's token stream for statements, ops, types and attributes; still
-//! hand-written: the `.ptoasm` line reader and operand-position function types, see
-//! docs/design/parser.md) and the assembly line form (`asm`).
+//! grammars over the lexer's token stream for every construct of both input formats —
+//! statements, ops, types, attributes and `.ptoasm` lines; no hand-written parsing remains, see
+//! docs/design/parser.md) and the assembly line form's entry point (`asm`).
 //! Entry point: [`parse_module`]. Invariants: spans are byte offsets into the original file,
 //! also for split-input chunks; diagnostics come back sorted by position; nothing panics on any
 //! input.

@@ -7,10 +7,11 @@ use chumsky::prelude::*;
 use chumsky::Parser as P;
 
 use super::attrs::{symbol_name, to_dict, Entry};
+use super::fn_type_grammar::types_until_rparen;
 use super::grammar::{TyErr, SILENT};
 use super::module::{OpParts, RegionKind};
 use super::op_grammar::{self as og, ty};
-use super::stmt_grammar::{region_body, types_until_rparen, Stmts};
+use super::stmt_grammar::{region_body, Stmts};
 use super::stmt_prim::{either, here, is, kw, silent, tk, tokf, via, when, IRef, In, SEx};
 use super::Parser;
 use crate::diag::Span;
@@ -92,7 +93,7 @@ fn func_header<'s>() -> impl P<'s, In<'s>, Header<'s>, SEx<'s>> + Clone {
                 let a = l.a();
                 is(a, Tok::LParen)
             },
-            tk(Tok::LParen).ignore_then(types_until_rparen()),
+            tk(Tok::LParen).ignore_then(types_until_rparen(ty())),
             ty().map(|t| vec![t]),
         )),
     );

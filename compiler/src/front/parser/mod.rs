@@ -1,4 +1,5 @@
-//! Parser and IR builder for `.pto` text (syntax.md §2-§6.1, §8), on chumsky 1.0.0-alpha.8.
+//! Parser and IR builder for `.pto` and `.ptoasm` text (syntax.md §2-§6.2, §8), on chumsky
+//! 1.0.0-alpha.8.
 //!
 //! Layers: `tokens` (the streaming token window and the chumsky `Input` over it), `stmt_prim`
 //! (token-level primitives of the statement grammar), `stmt_grammar` (file, regions, op
@@ -7,8 +8,11 @@
 //! run on one construct's tokens by `types::run_grammar`). The [`Parser`] is the grammar's
 //! state: it builds the IR (`module`: op assembly and name binding, `ops`/`generic`: op-kind
 //! rules, `attrs`: per-op key checks) and owns the diagnostics (`expected <set>, found <token>`
-//! with the context label, lexical error suppression, the 50-error stop). `asm` reads `.ptoasm`
-//! lines with the same cursor helpers (not yet a chumsky grammar; see docs/design/parser.md).
+//! with the context label, lexical error suppression, the 50-error stop). `fn_type_grammar`
+//! reads types in operand position (function types recursively); `asm` is the `.ptoasm` line
+//! grammar and its register-to-SSA builder. Every construct is parsed by a chumsky grammar; the
+//! builder-side helpers the grammars call (`stmt_prim::via`) are single-token reads, balanced
+//! bracket skips, cache lookups and runs of the type/attribute grammars.
 //!
 //! Invariants:
 //! - parsing walks the lexer's tokens minus error tokens (those are reported by the lexer; a
@@ -21,6 +25,7 @@
 mod asm;
 mod attr_grammar;
 mod attrs;
+mod fn_type_grammar;
 mod func_grammar;
 mod generic;
 mod grammar;
@@ -112,6 +117,8 @@ pub(crate) struct Parser<'s> {
     regions: Vec<(crate::ir::RegionId, module::RegionKind)>,
     /// Function header being parsed: whether its arguments are named (`None` before the first).
     hdr_named: Option<bool>,
+    /// The assembly chunk being read (`.ptoasm` only).
+    asm: Box<asm::AsmState<'s>>,
 }
 
 impl<'s> Parser<'s> {
@@ -157,6 +164,7 @@ impl<'s> Parser<'s> {
             cur_name: Span::point(base),
             regions: Vec::new(),
             hdr_named: None,
+            asm: Box::default(),
         }
     }
 
@@ -259,14 +267,6 @@ impl<'s> Parser<'s> {
                 t.span
             }
             None => self.eof_span(),
-        }
-    }
-    fn eat(&mut self, tok: Tok<'_>) -> bool {
-        if self.at(tok) {
-            self.pos += 1;
-            true
-        } else {
-            false
         }
     }
     fn text(&self, span: Span) -> &'s str {

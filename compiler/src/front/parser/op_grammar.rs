@@ -27,10 +27,7 @@ pub(super) type Op<'s> = Boxed<'s, 's, In<'s>, (), SEx<'s>>;
 type Ty = (TypeId, Span);
 type Use<'s> = (&'s str, Span);
 
-/// A type (syntax.md §3) through the type cache and grammar.
-pub(super) fn ty<'s>() -> impl P<'s, In<'s>, Ty, SEx<'s>> + Clone {
-    via(|p: &mut Parser<'s>| p.parse_type())
-}
+pub(super) use super::fn_type_grammar::ty;
 
 /// An optional `{...}`: a `{` commits to a dictionary (its failure fails the op).
 pub(super) fn opt_dict<'s>() -> impl P<'s, In<'s>, Option<(Vec<Entry>, Span)>, SEx<'s>> + Clone {

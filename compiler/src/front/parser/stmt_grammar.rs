@@ -17,9 +17,10 @@ use chumsky::prelude::*;
 use chumsky::recursive::Indirect;
 use chumsky::Parser as P;
 
+use super::fn_type_grammar::{function_type, ty};
 use super::grammar::{TyErr, SILENT};
 use super::module::{GroupDef, OpParts, RegionKind};
-use super::op_grammar::{self as og, ty, Op};
+use super::op_grammar::{self as og, Op};
 use super::stmt_prim::{
     advance_to, either, expected_here, fail, here, is, silent, tk, tokf, value, via, when, IRef,
     In, SEx,
@@ -31,7 +32,6 @@ use crate::front::lexer::{unescape, Tok};
 use crate::ir::{OpKind, RegionId, TypeId};
 
 pub(super) type Stmts<'s> = Recursive<Indirect<'s, 's, In<'s>, (), SEx<'s>>>;
-type Ty = (TypeId, Span);
 
 /// The grammar of a whole `.pto` chunk.
 pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
@@ -457,36 +457,6 @@ fn vecscope<'s>(stmts: Stmts<'s>) -> Op<'s> {
     .boxed()
 }
 
-/// `[ type { , type } ] )` after an opening `(`.
-pub(super) fn types_until_rparen<'s>() -> impl P<'s, In<'s>, Vec<Ty>, SEx<'s>> + Clone {
-    either(
-        |l| {
-            let a = l.a();
-            is(a, Tok::RParen)
-        },
-        silent(Tok::RParen).to(Vec::new()),
-        ty().separated_by(tk(Tok::Comma))
-            .at_least(1)
-            .collect::<Vec<_>>()
-            .then_ignore(tk(Tok::RParen)),
-    )
-}
-
-/// `( types ) -> (type | ( types ))` of a generic op: inputs and results with their spans.
-fn function_type<'s>() -> impl P<'s, In<'s>, (Vec<Ty>, Vec<Ty>), SEx<'s>> + Clone {
-    tk(Tok::LParen)
-        .ignore_then(types_until_rparen())
-        .then_ignore(tk(Tok::Arrow))
-        .then(either(
-            |l| {
-                let a = l.a();
-                is(a, Tok::LParen)
-            },
-            tk(Tok::LParen).ignore_then(types_until_rparen()),
-            ty().map(|t| vec![t]),
-        ))
-}
-
 /// `generic-op ::= STRING ( uses ) [< dict >] [( regions )] [dict] : function-type`.
 fn generic_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
     let name = tokf(&["string"], |t| match t {
@@ -532,7 +502,7 @@ fn generic_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
     );
     let sig = tk(Tok::Colon)
         .ignore_then(super::stmt_prim::next_span())
-        .then(function_type())
+        .then(function_type(ty()))
         .then(super::stmt_prim::prev_span());
     custom(move |inp: &mut IRef<'s, '_>| {
         let (lit, name_span) = inp.parse(&name)?;

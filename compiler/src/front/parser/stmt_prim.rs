@@ -166,24 +166,31 @@ pub(super) fn via<'s, O, F>(f: F) -> impl P<'s, In<'s>, O, SEx<'s>> + Clone
 where
     F: Fn(&mut Parser<'s>) -> PResult<O> + Clone,
 {
-    custom(move |inp: &mut IRef<'s, '_>| {
-        let start = here(inp);
-        let st = inp.state();
-        if st.stmt_reported {
-            return Err(TyErr::Reported);
+    custom(move |inp: &mut IRef<'s, '_>| run_via(inp, &f))
+}
+
+/// The body of [`via`], for callers that dispatch before it.
+#[inline]
+pub(super) fn run_via<'s, O, F>(inp: &mut IRef<'s, '_>, f: &F) -> Result<O, TyErr<'s>>
+where
+    F: Fn(&mut Parser<'s>) -> PResult<O>,
+{
+    let start = here(inp);
+    let st = inp.state();
+    if st.stmt_reported {
+        return Err(TyErr::Reported);
+    }
+    st.pos = start;
+    let r = f(st);
+    let end = st.pos;
+    st.pos = start;
+    match r {
+        Ok(o) => {
+            advance_to(inp, end);
+            Ok(o)
         }
-        st.pos = start;
-        let r = f(st);
-        let end = st.pos;
-        st.pos = start;
-        match r {
-            Ok(o) => {
-                advance_to(inp, end);
-                Ok(o)
-            }
-            Err(_) => Err(inp.state().reported_at(end)),
-        }
-    })
+        Err(_) => Err(inp.state().reported_at(end)),
+    }
 }
 
 /// Lazy lookahead for LL(1) decisions: the second token is lexed only when asked for (a

@@ -1,7 +1,7 @@
-//! Types (syntax.md §3) on the statement parser's side: the type cache, function types (lists
-//! of types, composed here), balanced-token skipping for opaque attributes, the element-type
-//! spelling tables, and the bridge to the chumsky type grammar (`type_grammar`), which reads
-//! every other type. Every type is interned in the module's `TypeTable`.
+//! Types (syntax.md §3) on the statement parser's side: the type cache, balanced-token skipping
+//! for opaque attributes, the element-type spelling tables, and the bridge to the chumsky type
+//! grammar (`type_grammar`), which reads every type except function types in operand position
+//! (`fn_type_grammar`). Every type is interned in the module's `TypeTable`.
 //!
 //! Invariants: the grammar sees exactly the tokens of one type (a balanced `<...>` after a type
 //! name or opaque word, else one token), with the token after them standing for its end of
@@ -134,8 +134,8 @@ impl<'s> Parser<'s> {
         self.m.types.intern(t)
     }
 
-    /// `type` (syntax.md §3); returns the interned type and its span. Function types are
-    /// composed here from types; every other type is read by the chumsky grammar
+    /// `type` (syntax.md §3) other than a function type (the statement grammar reads those,
+    /// `fn_type_grammar`); returns the interned type and its span. Read by the chumsky grammar
     /// (`type_grammar`). Parameterised types and single-word scalars are cached by source text:
     /// the January files repeat one tile_buf spelling on every op.
     pub(crate) fn parse_type(&mut self) -> PResult<(TypeId, Span)> {
@@ -170,11 +170,6 @@ impl<'s> Parser<'s> {
                     }
                     return Ok(r);
                 }
-            }
-            (Some(Tok::LParen), _) => {
-                let (t, _, _) = self.function_type()?;
-                let span = start.join(self.prev_span());
-                return Ok((self.intern(t), span));
             }
             _ => {}
         }
@@ -512,51 +507,6 @@ impl<'s> Parser<'s> {
             while self.tok(self.pos).is_some_and(|t| t.span.end <= span.end) {
                 self.pos += 1;
             }
-        }
-    }
-
-    /// `( types ) -> (type | ( types ))`.
-    pub(crate) fn function_type(&mut self) -> PResult<(Type, Vec<Span>, Vec<Span>)> {
-        if self.depth > MAX_DEPTH {
-            return Err(self.expected(&["shallower nesting"]));
-        }
-        self.depth += 1;
-        let r = self.function_type_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn function_type_inner(&mut self) -> PResult<(Type, Vec<Span>, Vec<Span>)> {
-        self.expect(Tok::LParen)?;
-        let (inputs, in_spans) = self.type_list_until_rparen()?;
-        self.expect(Tok::Arrow)?;
-        let (results, out_spans) = if self.eat(Tok::LParen) {
-            self.type_list_until_rparen()?
-        } else {
-            let (t, s) = self.parse_type()?;
-            (vec![t], vec![s])
-        };
-        Ok((Type::Function { inputs, results }, in_spans, out_spans))
-    }
-
-    /// `[ type { , type } ] )` after an opening `(`.
-    pub(crate) fn type_list_until_rparen(&mut self) -> PResult<(Vec<TypeId>, Vec<Span>)> {
-        let mut tys = Vec::new();
-        let mut spans = Vec::new();
-        if self.eat(Tok::RParen) {
-            return Ok((tys, spans));
-        }
-        loop {
-            let (t, s) = self.parse_type()?;
-            tys.push(t);
-            spans.push(s);
-            if self.eat(Tok::Comma) {
-                continue;
-            }
-            if self.eat(Tok::RParen) {
-                return Ok((tys, spans));
-            }
-            return Err(self.expected(&["','", "')'"]));
         }
     }
 
