@@ -46,7 +46,8 @@
 //!   body run over ≥ 2 tiles after warm-up, cross-checked with the static count;
 //!   SFPLOADMACRO-scheduled instructions take no issue slot), an integer or a decimal when not
 //!   whole. Init and drain cycles are not part of it.
-//! - Exit status: 0 done; 1 assembly or simulation error (the message names the line/pc),
+//! - Exit status: 0 done; 1 assembly or simulation error (`FILE:LINE:` of the faulting
+//!   instruction when it has one, and its pc),
 //!   including an undrained macro pipeline and a template write outside init code; 2 usage or I/O
 //!   error (unreadable program/input, input size not a multiple of the word).
 //!
@@ -294,9 +295,13 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
     if !init.insns.is_empty() {
         // Init code touches no Dst rows the body relies on; it runs against a scratch Dst.
         machine.enter_kernel_state();
+        let init_src = Source {
+            path: args.init.as_deref().unwrap_or(&args.program),
+            prog: &init,
+        };
         let stats = machine
             .run(&init, &mut Dest::with_mode(mode))
-            .map_err(|e| error(format!("init: simulation: {e}")))?;
+            .map_err(|e| init_src.error("init: simulation", &e, true))?;
         report.push_str(&format!("init_cycles: {}\n", stats.cycles));
     }
     if machine.lane_config() & LC_DISABLE_BACKDOOR == 0 {
@@ -328,13 +333,25 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
                 .map_err(|e| error(format!("placing input value {}: {e}", start + i)))?;
         }
         machine.set_rwc_dst(0);
-        run_chunk(&mut machine, &kernel.body, &mut dest, rows)?;
+        let body = Source {
+            path: &args.program,
+            prog: &kernel.body,
+        };
+        run_chunk(&mut machine, body, &mut dest, rows)?;
         // Scheduled (SFPLOADMACRO) stores of the last rows land during the drain: they must reach
         // this chunk's Dst, and none may stay pending into the next chunk.
+        let what = format!("drain of the chunk from value {start}");
+        let drain_src = Source {
+            path: &args.program,
+            prog: &drain,
+        };
+        // A macro error here may concern an instruction the body scheduled: no drain line.
         machine
             .run(&drain, &mut dest)
-            .and_then(|_| machine.check_drained())
-            .map_err(|e| error(format!("drain of the chunk from value {start}: {e}")))?;
+            .map_err(|e| drain_src.error(&what, &e, false))?;
+        machine
+            .check_drained()
+            .map_err(|e| error(format!("{what}: {e}")))?;
         rows_run += rows as u64;
         for i in 0..chunk.len() {
             let (r, c) = cell_of(i)?;
@@ -416,6 +433,30 @@ fn backdoor_write(prog: &Program) -> Option<(usize, u8)> {
     })
 }
 
+/// A program and the file it was read from, to locate simulation errors.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    path: &'a std::path::Path,
+    prog: &'a Program,
+}
+
+impl Source<'_> {
+    /// `what: FILE:LINE: pc N: ...` when the faulting instruction has a source line in this
+    /// program, else `what: pc N: ...`. Macro hazards name the instruction that scheduled the
+    /// work, which belongs to this program only when `macro_pcs_here`.
+    fn error(&self, what: &str, e: &SimError, macro_pcs_here: bool) -> Fail {
+        let here = macro_pcs_here || !matches!(e, SimError::Macro { .. });
+        match e
+            .pc()
+            .filter(|_| here)
+            .and_then(|pc| self.prog.lines.get(pc))
+        {
+            Some(line) => error(format!("{what}: {}:{line}: {e}", self.path.display())),
+            None => error(format!("{what}: {e}")),
+        }
+    }
+}
+
 /// `pc N`, with its source line when known.
 fn pc_line(prog: &Program, pc: usize) -> String {
     match prog.lines.get(pc) {
@@ -428,11 +469,12 @@ fn pc_line(prog: &Program, pc: usize) -> String {
 /// the body advances RWC.Dst (2 per row it processes).
 fn run_chunk(
     machine: &mut Machine,
-    program: &Program,
+    src: Source<'_>,
     dest: &mut Dest,
     rows: usize,
 ) -> Result<u64, Fail> {
-    let sim_err = |e: SimError| error(format!("simulation: {e}"));
+    let program = src.prog;
+    let sim_err = |e: SimError| src.error("simulation", &e, true);
     let before = machine.rwc_dst();
     let first = machine.run_rows(program, dest, 1).map_err(sim_err)?;
     let advance = usize::from(machine.rwc_dst().wrapping_sub(before) & 0x3FF);
@@ -553,6 +595,47 @@ mod tests {
         let q = prog("sfpiadd 0, L0, L11, CC_NONE\nsfpnop\n");
         assert_eq!(q.insns.len(), 2);
         assert_eq!(backdoor_write(&q), None);
+    }
+
+    #[test]
+    fn simulation_errors_are_located_in_their_program() {
+        let p = asm::assemble("; a comment\nsfpnop\n\nsfpnop\n", Arch::Bh).unwrap_or_default();
+        let src = Source {
+            path: std::path::Path::new("k.s"),
+            prog: &p,
+        };
+        let uninit = SimError::Uninitialised {
+            pc: 1,
+            reg: 5,
+            lanes: 1,
+        };
+        let msg = |f: Fail| (f.code, f.msg);
+        assert_eq!(
+            msg(src.error("simulation", &uninit, false)),
+            (
+                EXIT_ERRORS,
+                "simulation: k.s:4: pc 1: read of uninitialised L5 in lanes 0x00000001".to_string()
+            )
+        );
+        // No source line for the pc: the pc alone.
+        let far = SimError::StackOverflow { pc: 9 };
+        assert_eq!(
+            src.error("x", &far, true).msg,
+            "x: pc 9: flag stack overflow"
+        );
+        // A macro hazard may name an instruction of another program (the body, from the drain).
+        let hazard = SimError::Macro {
+            pc: 0,
+            hazard: pto_runtime::tensix::sim::MacroHazard::Undrained { pending: 1 },
+        };
+        assert!(src
+            .error("drain", &hazard, false)
+            .msg
+            .starts_with("drain: pc 0: "));
+        assert!(src
+            .error("run", &hazard, true)
+            .msg
+            .starts_with("run: k.s:2: pc 0: "));
     }
 
     #[test]

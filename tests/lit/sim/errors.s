@@ -17,10 +17,14 @@
 ; A body that never advances RWC.Dst would process one address forever: rejected.
 ; RUN: %python %S/../tools/status.py 1 ptoc sim %S/Inputs/no-advance.s --input %t.in --output %t.out
 ; RUN: not ptoc sim %S/Inputs/no-advance.s --input %t.in --output %t.out 2>&1 | FileCheck %s --check-prefix=RWC
+; Simulation errors name FILE:LINE of the faulting instruction and its pc.
+; RUN: %python %S/../tools/status.py 1 ptoc sim %S/Inputs/uninit.s --input %t.in --output %t.out
+; RUN: not ptoc sim %S/Inputs/uninit.s --input %t.in --output %t.out 2>&1 | FileCheck %s --check-prefix=SIM
 ;
 ; ODD: ptoc sim: {{.*}}3 bytes is not a whole number of 32-bit words
 ; ASM: ptoc sim: {{.*}}bad-mnemonic.s:2:1: unknown mnemonic `sfpfrobnicate`
 ; RWC: ptoc sim: the program advances RWC.Dst by 0 per run
+; SIM: ptoc sim: simulation: {{.*}}uninit.s:4: pc 1: read of uninitialised L5 in lanes 0xffffffff
 
 sfpload L0, INT32, ADDR_MOD_7, 0
 sfpstore L0, INT32, ADDR_MOD_6, 0

@@ -112,6 +112,34 @@ pub enum SimError {
     Decode { index: usize, source: DecodeError },
 }
 
+impl SimError {
+    /// The program counter of the faulting instruction (`None` for a word that did not decode).
+    pub fn pc(&self) -> Option<usize> {
+        use SimError as E;
+        match *self {
+            E::Unmodelled { pc, .. }
+            | E::Undefined { pc, .. }
+            | E::NonContractual { pc, .. }
+            | E::Uninitialised { pc, .. }
+            | E::CcDisabled { pc, .. }
+            | E::StackOverflow { pc }
+            | E::StackUnderflow { pc }
+            | E::Dest { pc, .. }
+            | E::AddrMod { pc, .. }
+            | E::Backdoor { pc, .. }
+            | E::ConfigNotUniform { pc, .. }
+            | E::LanesDisabled { pc, .. }
+            | E::ShuffleHazard { pc, .. }
+            | E::MadHazard { pc, .. }
+            | E::NotOnArch { pc, .. }
+            | E::PrngUnseeded { pc, .. }
+            | E::Encode { pc, .. }
+            | E::Macro { pc, .. } => Some(pc),
+            E::Decode { .. } => None,
+        }
+    }
+}
+
 /// Simulator options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SimConfig {
