@@ -4,10 +4,13 @@
 //! ```text
 //! ptoc run FILE [--func NAME] --input ARG=PATH|random:SEED|value:N ... [--valid ARG=RxC ...]
 //!          [--output-dir DIR] [--target cpu|a2a3|a2|a3|a5|all] [--input-format pto|ptoasm]
+//!          [--error-format human|json]
 //! ```
 //! - The file is parsed and verified first; any error is rendered exactly as `ptoc verify`
-//!   renders it (exit 1); warnings are rendered too (stderr) and the run goes on, notes are not
-//!   shown. `--func` may be omitted when the file has one function.
+//!   renders it (exit 1); warnings are rendered too and the run goes on, notes are not shown.
+//!   Diagnostics go to stderr, as text or, with `--error-format=json`, as one
+//!   `{"diagnostics":[...]}` line per report (verify's JSON fields). `--func` may be omitted
+//!   when the file has one function.
 //! - Arguments are bound by name or position (`bind` module doc); `--valid` sets the actual
 //!   valid extents of a tile argument whose type has dynamic (`?`) valid dims (default: the
 //!   declared extents). Missing, unknown or duplicate arguments and unreadable or wrongly sized
@@ -28,10 +31,10 @@ use std::path::PathBuf;
 
 use pto_runtime::ElemType;
 
-use super::args::{self, FormatArg, TargetArg};
+use super::args::{self, ErrorFormat, FormatArg, TargetArg};
 use super::verify::{all_diagnostics, display_text};
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
-use crate::diag::render::render_human;
+use crate::diag::render::{render_human, render_json};
 use crate::diag::{DiagKind, Diagnostic, Severity};
 use crate::driver::{self, LineIndex, Options, TargetChoice};
 use crate::interp::{self, InterpError, Interpreter, Param, ParamKind, Produced, RunResult};
@@ -65,6 +68,9 @@ pub struct RunArgs {
     /// How many differing elements `--target all` lists per output.
     #[arg(long, default_value_t = 8)]
     pub max_diffs: usize,
+    /// How diagnostics are written (on stderr; stdout carries the run summary).
+    #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
+    pub error_format: ErrorFormat,
     /// The PTO file.
     pub file: PathBuf,
 }
@@ -91,7 +97,13 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         format!("  error[{code}] {name}:{line}:{col}: {message}\n")
     };
     let render = |diags: &[Diagnostic], io: &mut Io<'_>| {
-        let text = render_human(diags, &name, &shown, io.color);
+        if diags.is_empty() {
+            return;
+        }
+        let text = match a.error_format {
+            ErrorFormat::Human => render_human(diags, &name, &shown, io.color),
+            ErrorFormat::Json => render_json(diags, &name, &shown) + "\n",
+        };
         io.err(&text);
     };
     let chunk = match file.chunks.first() {
@@ -386,7 +398,5 @@ fn differences(
 
 /// An interpreter error as a diagnostic with its code and span.
 fn diagnostic(e: &InterpError) -> Diagnostic {
-    // DiagKind has no interpreter variant; the message travels as text (see the report).
-    Diagnostic::new(e.code(), DiagKind::Directive(e.kind.to_string()), e.span)
-        .with_severity(e.severity())
+    Diagnostic::new(e.code(), DiagKind::Interp(e.kind.clone()), e.span).with_severity(e.severity())
 }

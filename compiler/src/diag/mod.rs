@@ -13,6 +13,7 @@ pub use codes::Code;
 
 use crate::front::error::ParseError;
 use crate::front::lexer::LexError;
+use crate::interp::InterpErrorKind;
 use crate::verify::error::{RuleError, StructureError};
 
 /// A byte range `[start, end)` into the original source file.
@@ -69,6 +70,9 @@ pub enum DiagKind {
     Structure(#[from] StructureError),
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// Runtime errors of the reference interpreter (`ptoc run`).
+    #[error(transparent)]
+    Interp(#[from] InterpErrorKind),
     /// Diagnostics about the diagnostics harness itself (`--verify-diagnostics`).
     #[error("{0}")]
     Directive(String),
