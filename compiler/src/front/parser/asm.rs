@@ -109,14 +109,7 @@ fn line_unit<'s>(
         match r {
             Ok(()) if !st.stmt_reported => Ok(()),
             Ok(()) => Err(TyErr::Reported),
-            Err(e) => {
-                if !st.stmt_reported {
-                    let at = st.index_of_error(&e);
-                    st.report_err(e);
-                    st.reported_at(at);
-                }
-                Err(TyErr::Reported)
-            }
+            Err(e) => Err(st.report_failure(e)),
         }
     });
     reported.recover_with(via_parser(custom(skip_line)))

@@ -109,18 +109,6 @@ fn committed<'s, O>(
         if inp.state().stmt_reported {
             return Err(TyErr::Reported);
         }
-        match inp.parse(&p) {
-            Ok(o) => Ok(o),
-            Err(TyErr::Reported) => Err(TyErr::Reported),
-            Err(e) => {
-                let st = inp.state();
-                if st.stmt_reported {
-                    return Err(TyErr::Reported);
-                }
-                let at = st.index_of_error(&e);
-                st.report_err(e);
-                Err(st.reported_at(at))
-            }
-        }
+        inp.parse(&p).map_err(|e| inp.state().report_failure(e))
     })
 }

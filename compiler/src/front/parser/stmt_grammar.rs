@@ -128,14 +128,7 @@ fn statement_unit<'s>(
         match r {
             Ok(()) if !st.stmt_reported => Ok(()),
             Ok(()) => Err(TyErr::Reported),
-            Err(e) => {
-                if !st.stmt_reported {
-                    let at = st.index_of_error(&e);
-                    st.report_err(e);
-                    st.reported_at(at);
-                }
-                Err(TyErr::Reported)
-            }
+            Err(e) => Err(st.report_failure(e)),
         }
     });
     let unit = reported.recover_with(via_parser(custom(|inp: &mut IRef<'s, '_>| recover(inp))));
@@ -671,6 +664,17 @@ impl<'s> Parser<'s> {
             i += 1;
         }
         i
+    }
+
+    /// Ends a failed unit (statement, `.ptoasm` line, committed type): reports its error once
+    /// and poisons the statement at the offending token; an already reported failure passes.
+    pub(super) fn report_failure(&mut self, e: TyErr<'s>) -> TyErr<'s> {
+        if !self.stmt_reported {
+            let at = self.index_of_error(&e);
+            self.report_err(e);
+            self.reported_at(at);
+        }
+        TyErr::Reported
     }
 
     /// Reports a grammar error (syntax.md §8.1): `expected <set>, found <token>` with the context
