@@ -14,5 +14,6 @@ pub mod front;
 pub mod fuzzing;
 pub mod interp;
 pub mod ir;
+pub mod lower;
 pub mod target;
 pub mod verify;

@@ -12,5 +12,6 @@
 pub mod asm;
 pub mod dest;
 pub mod formats;
+pub mod io;
 pub mod isa;
 pub mod sim;

@@ -27,6 +27,12 @@ use super::dest::{Dest, DestError};
 use super::formats::{DataFormat, DstConfig, Mod0};
 use super::isa::{Arch, DecodeError, EncodeError, Program};
 
+/// The LRegs `insn` reads, as a bit mask (bit `r` = L`r`), as the simulator's hazard checks see
+/// them (a compiler's dependency analysis uses the same sets).
+pub fn register_reads(insn: &super::isa::Insn) -> u32 {
+    exec::insn_reads(insn).0
+}
+
 /// Number of SFPU lanes.
 pub const LANES: usize = 32;
 /// Depth of the per-lane flag stack.

@@ -1,0 +1,67 @@
+//! The SFPU assembly emitter (tensix.md §10.1, the seed's listing syntax): a comment header, the
+//! `; @io` line that `ptoc sim` reads (source and destination types; the I/O contract of
+//! `pto_runtime::tensix::io`), then the `; @init`, `; @body`, `; @drain` sections, one
+//! instruction per line with the rule's comment.
+
+use pto_runtime::tensix::asm::format_insn;
+use pto_runtime::tensix::isa::Arch;
+
+use super::super::builder::Line;
+use super::super::TensixKernel;
+
+/// The arch's name as `ptoc sim --arch` spells it.
+pub fn arch_name(arch: Arch) -> &'static str {
+    match arch {
+        Arch::Bh => "blackhole",
+        Arch::Wh => "wormhole",
+    }
+}
+
+/// The `; @io` header line.
+pub fn io_line(k: &TensixKernel) -> String {
+    format!(
+        "; @io src={} dst={} arch={}",
+        k.combo.src.ir_name(),
+        k.combo.dst.ir_name(),
+        arch_name(k.arch)
+    )
+}
+
+/// The whole listing.
+pub fn emit(k: &TensixKernel) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "; ptoc tensix kernel: tcvt {} ({})\n",
+        k.combo.describe(),
+        k.family.name()
+    ));
+    s.push_str(&format!("; rule: {}\n", k.rule));
+    for n in &k.notes {
+        s.push_str(&format!("; note: {n}\n"));
+    }
+    s.push_str(&format!(
+        "; data: Dst 32-bit, INT32 load/store; src datum: {}; dst datum: {}\n",
+        k.src_datum().describe(),
+        k.dst_datum().describe()
+    ));
+    s.push_str(&io_line(k));
+    s.push('\n');
+    section(&mut s, "init", &k.init);
+    section(&mut s, "body", &k.body);
+    section(&mut s, "drain", &k.drain);
+    s
+}
+
+fn section(s: &mut String, name: &str, lines: &[Line]) {
+    s.push_str(&format!("; @{name}\n"));
+    let texts: Vec<String> = lines.iter().map(|l| format_insn(&l.insn)).collect();
+    let width = texts.iter().map(String::len).max().unwrap_or(0);
+    for (t, l) in texts.iter().zip(lines) {
+        if l.comment.is_empty() {
+            s.push_str(t);
+        } else {
+            s.push_str(&format!("{t:width$} ; {}", l.comment));
+        }
+        s.push('\n');
+    }
+}

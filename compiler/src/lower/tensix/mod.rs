@@ -1,0 +1,273 @@
+//! Lowering of conversions to Tenstorrent Tensix SFPU kernels (tensix.md), the heart of
+//! `ptoc lower --target tensix` and `ptoc prove`.
+//!
+//! Pipeline (each stage owns one thing):
+//! 1. [`combos_of_module`]: verified IR → the conversions it contains, each as a [`Combo`]
+//!    (effective source/destination type, rounding, saturation) resolved on the `cpu` profile,
+//!    whose semantics the kernels reproduce bit for bit (D6).
+//! 2. [`rules`]: a combo → the rule of its family (float→int, int→float, float→float,
+//!    int→int) that writes its sequence into a [`builder::Builder`]. Each rule states its
+//!    sequence, cycles per row and why it is exact; a combo no rule implements exactly is a
+//!    [`LowerError::Unsupported`] naming the pair, mode, saturation and reason.
+//! 3. [`schedule`]: the body's dependency DAG (petgraph) and the hazard pass (WH MAD latency
+//!    NOPs; BH stalls are counted by the cycle model).
+//! 4. [`TensixKernel`]: init / body / drain with the I/O contract (`pto_runtime::tensix::io`),
+//!    consumed by the emitters ([`emit`]: asm, llk, sfpi) and the prover ([`prove`]).
+//!
+//! Invariants: a kernel is only handed out by [`lower_combo`], which runs every rule through
+//! the same builder and scheduler; nothing here panics; the prover, not the rule's comments, is
+//! the authority on exactness (tests prove every kernel `lower_combo` returns).
+
+pub mod builder;
+pub mod emit;
+pub mod prove;
+pub mod rules;
+pub mod schedule;
+
+use pto_runtime::convert::{ConvSpec, NonSatPath, Rounding};
+use pto_runtime::elem::ElemType;
+use pto_runtime::tensix::io::{Datum, TENSIX_TYPES};
+use pto_runtime::tensix::isa::{Arch, Insn, Program};
+use pto_runtime::tensix::sim::kernel::Kernel;
+
+use builder::{Builder, Line};
+
+/// One conversion with effective parameters (the `cpu` profile's resolution).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Combo {
+    pub src: ElemType,
+    pub dst: ElemType,
+    pub rounding: Rounding,
+    pub sat: bool,
+}
+
+impl Combo {
+    /// The reference spec (cpu: the X86 non-saturating path).
+    pub fn spec(&self) -> ConvSpec {
+        ConvSpec {
+            src: self.src,
+            dst: self.dst,
+            rounding: self.rounding,
+            sat: self.sat,
+            path: NonSatPath::X86,
+        }
+    }
+
+    /// `f32 -> bf16 RINT sat=off`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} -> {} {} sat={}",
+            self.src.ir_name(),
+            self.dst.ir_name(),
+            self.rounding.name(),
+            if self.sat { "on" } else { "off" }
+        )
+    }
+
+    /// A file-name-friendly identifier: `f32_to_bf16_rint_satoff`.
+    pub fn slug(&self) -> String {
+        format!(
+            "{}_to_{}_{}_sat{}",
+            self.src.ir_name(),
+            self.dst.ir_name(),
+            self.rounding.name().to_ascii_lowercase(),
+            if self.sat { "on" } else { "off" }
+        )
+    }
+
+    /// Every combination of the Tensix types × the five rounding modes the issue asks for
+    /// (RINT ROUND FLOOR CEIL TRUNC) and ODD, × both saturation modes.
+    pub fn all() -> Vec<Combo> {
+        let modes = [
+            Rounding::Rint,
+            Rounding::Round,
+            Rounding::Floor,
+            Rounding::Ceil,
+            Rounding::Trunc,
+            Rounding::Odd,
+        ];
+        let mut v = Vec::new();
+        for src in TENSIX_TYPES {
+            for dst in TENSIX_TYPES {
+                for rounding in modes {
+                    for sat in [false, true] {
+                        v.push(Combo {
+                            src,
+                            dst,
+                            rounding,
+                            sat,
+                        });
+                    }
+                }
+            }
+        }
+        v
+    }
+}
+
+/// The conversion families, one rule module each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    FloatToInt,
+    IntToFloat,
+    FloatToFloat,
+    IntToInt,
+}
+
+impl Family {
+    pub fn of(src: ElemType, dst: ElemType) -> Family {
+        match (src.is_float(), dst.is_float()) {
+            (true, false) => Family::FloatToInt,
+            (false, true) => Family::IntToFloat,
+            (true, true) => Family::FloatToFloat,
+            (false, false) => Family::IntToInt,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::FloatToInt => "float->int",
+            Family::IntToFloat => "int->float",
+            Family::FloatToFloat => "float->float",
+            Family::IntToInt => "int->int",
+        }
+    }
+}
+
+/// Why a combination is not lowered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LowerError {
+    /// A type the Tensix kernels do not carry (fp8, hif8, fp4, i64, s4).
+    #[error(
+        "{ty} has no Tensix datum form (supported: f32, bf16, f16, i32, ui32, i16, ui16, i8, ui8)"
+    )]
+    TypeNotCarried { ty: &'static str },
+    /// No rule implements the combination exactly.
+    #[error("no exact Tensix sequence for {combo}: {reason}")]
+    Unsupported { combo: String, reason: String },
+    /// A rule produced text that does not assemble (a ptoc bug).
+    #[error("internal error in rule {rule}: {message}")]
+    Internal { rule: &'static str, message: String },
+}
+
+/// A lowered conversion: the kernel, its provenance and its I/O contract.
+#[derive(Debug, Clone)]
+pub struct TensixKernel {
+    pub combo: Combo,
+    pub arch: Arch,
+    pub family: Family,
+    /// The rule that produced it (`float_int::trunc_i32`, …).
+    pub rule: &'static str,
+    /// What the rule says about the sequence: its origin, what it fixes, why it is exact.
+    pub notes: Vec<String>,
+    pub init: Vec<Line>,
+    pub body: Vec<Line>,
+    pub drain: Vec<Line>,
+}
+
+impl TensixKernel {
+    pub fn src_datum(&self) -> Datum {
+        // `lower_combo` only builds kernels for carried types.
+        Datum::of(self.combo.src).unwrap_or(Datum::Raw32)
+    }
+
+    pub fn dst_datum(&self) -> Datum {
+        Datum::of(self.combo.dst).unwrap_or(Datum::Raw32)
+    }
+
+    /// The simulator's view of the kernel.
+    pub fn sim_kernel(&self) -> Kernel {
+        let prog = |v: &[Line]| Program::new(v.iter().map(|l| l.insn).collect::<Vec<Insn>>());
+        Kernel {
+            init: prog(&self.init),
+            body: prog(&self.body),
+            drain: prog(&self.drain),
+        }
+    }
+
+    /// Issue slots of one body run (one row): the plain instruction count.
+    pub fn body_len(&self) -> usize {
+        self.body.len()
+    }
+}
+
+/// Lowers one combination for `arch`.
+pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError> {
+    for ty in [combo.src, combo.dst] {
+        if Datum::of(ty).is_none() {
+            return Err(LowerError::TypeNotCarried { ty: ty.ir_name() });
+        }
+    }
+    let family = Family::of(combo.src, combo.dst);
+    let mut b = Builder::new(arch);
+    let chosen = rules::select(&combo, &mut b).map_err(|reason| LowerError::Unsupported {
+        combo: combo.describe(),
+        reason,
+    })?;
+    if let Some(message) = b.error.take() {
+        return Err(LowerError::Internal {
+            rule: chosen.name,
+            message,
+        });
+    }
+    let body = schedule::schedule(std::mem::take(&mut b.body), arch);
+    let drain = schedule::drain_for(&body, arch);
+    Ok(TensixKernel {
+        combo,
+        arch,
+        family,
+        rule: chosen.name,
+        notes: chosen.notes,
+        init: std::mem::take(&mut b.init),
+        body,
+        drain,
+    })
+}
+
+/// The combinations of the `pto.tcvt` ops of a verified module, resolved on the cpu profile,
+/// with the op they come from (duplicates kept: each op is lowered).
+pub fn combos_of_module(
+    module: &crate::ir::Module,
+) -> Vec<(crate::ir::OpId, Result<Combo, LowerError>)> {
+    use crate::ir::types::Type;
+    use crate::ir::OpKind;
+    use crate::target::tcvt::Sat;
+    use crate::target::Profile;
+    let mut out = Vec::new();
+    for op in module.walk() {
+        let OpKind::Tcvt(t) = &module.op(op).kind else {
+            continue;
+        };
+        let data = module.op(op);
+        let elem_of = |v: Option<&crate::ir::ValueId>| {
+            v.and_then(|&v| match module.value_type(v) {
+                Type::TileBuf(t) => t.elem.conversion_elem(),
+                Type::Tile(t) => t.elem.conversion_elem(),
+                _ => None,
+            })
+        };
+        let src = elem_of(data.operands.first());
+        let dst = match t.dst_index() {
+            Some(i) => elem_of(data.operands.get(i)),
+            None => elem_of(data.results.first()),
+        };
+        let (Some(src), Some(dst)) = (src, dst) else {
+            continue;
+        };
+        let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
+        let res =
+            crate::exec::spec::conv_spec(Profile::Cpu, src, dst, t.rmode, sat_attr, t.has_tmp)
+                .map(|(spec, _)| Combo {
+                    src: spec.src,
+                    dst: spec.dst,
+                    rounding: spec.rounding,
+                    sat: spec.sat,
+                })
+                .map_err(|e| LowerError::Unsupported {
+                    combo: format!("{} -> {}", src.ir_name(), dst.ir_name()),
+                    reason: e.to_string(),
+                });
+        out.push((op, res));
+    }
+    out
+}

@@ -1,0 +1,192 @@
+//! Scheduling of a rule's body (tensix.md §7): the dependency DAG (petgraph) and a list
+//! scheduler that fills MAD latency slots.
+//!
+//! The DAG has an edge `a → b` when `b` must stay after `a`:
+//! * register dependences (read-after-write, write-after-read, write-after-write), with the read
+//!   sets of the simulator's hazard checks (`sim::register_reads`);
+//! * lane-flag barriers: every instruction runs under the current lane enables, so nothing moves
+//!   across an instruction that changes flags or the CC stack (SETCC, ENCC, COMPC, PUSHC, POPC,
+//!   and SFPIADD / SFPEXEXP / SFPLZ / SFPGT / SFPLE in their flag-writing modes);
+//! * Dst order: loads and stores keep their relative order (they share RWC.Dst).
+//!
+//! The scheduler takes ready instructions in the rule's order, except that an instruction that
+//! would read a MAD-class result in the very next cycle is passed over for a ready independent
+//! one. When none exists, Wormhole gets an SFPNOP (it has no interlock: `MadHazard`), Blackhole
+//! nothing (the hardware stalls one cycle, which the cycle model counts).
+//!
+//! Invariant: the output is a topological order of the DAG plus NOPs, so it computes exactly what
+//! the rule wrote (the prover checks the scheduled program, not the rule's order).
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::Direction;
+use pto_runtime::tensix::isa::{Arch, Insn};
+use pto_runtime::tensix::sim::register_reads;
+
+use super::builder::Line;
+
+fn bit(r: pto_runtime::tensix::isa::Reg) -> u32 {
+    1u32 << (r.0 & 15)
+}
+
+/// Registers `insn` writes.
+pub fn register_writes(insn: &Insn) -> u32 {
+    use Insn as I;
+    match *insn {
+        I::Store { .. }
+        | I::SetCc { .. }
+        | I::EnCc { .. }
+        | I::CompC { .. }
+        | I::PushC { .. }
+        | I::PopC { .. }
+        | I::Nop
+        | I::Config { .. }
+        | I::Replay { .. } => 0,
+        I::Swap { vc, vd, .. } => bit(vc) | bit(vd),
+        I::Load { vd, .. }
+        | I::LoadI { vd, .. }
+        | I::MulI { vd, .. }
+        | I::AddI { vd, .. }
+        | I::DivP2 { vd, .. }
+        | I::ExExp { vd, .. }
+        | I::ExMan { vd, .. }
+        | I::IAdd { vd, .. }
+        | I::Shft { vd, .. }
+        | I::Mov { vd, .. }
+        | I::Abs { vd, .. }
+        | I::And { vd, .. }
+        | I::Or { vd, .. }
+        | I::Not { vd, .. }
+        | I::Lz { vd, .. }
+        | I::SetExp { vd, .. }
+        | I::SetMan { vd, .. }
+        | I::Mad { vd, .. }
+        | I::Add { vd, .. }
+        | I::Mul { vd, .. }
+        | I::SetSgn { vd, .. }
+        | I::Xor { vd, .. }
+        | I::StochRnd { vd, .. }
+        | I::Cast { vd, .. }
+        | I::Shft2 { vd, .. }
+        | I::Le { vd, .. }
+        | I::Gt { vd, .. } => bit(vd),
+        // Not emitted by rules; treat as writing everything (never reordered past).
+        _ => 0xFFFF,
+    }
+}
+
+/// Whether `insn` changes lane flags or the CC stack.
+pub fn touches_flags(insn: &Insn) -> bool {
+    use Insn as I;
+    match *insn {
+        I::SetCc { .. } | I::EnCc { .. } | I::CompC { .. } | I::PushC { .. } | I::PopC { .. } => {
+            true
+        }
+        I::IAdd { mod1, .. } => mod1.bits() & 4 == 0,
+        I::ExExp { mod1, .. } => mod1.bits() & 0xA != 0,
+        I::Lz { mod1, .. } => mod1.bits() & 0xA != 0,
+        I::Gt { .. } | I::Le { .. } => true,
+        _ => false,
+    }
+}
+
+/// MAD-class instructions (result latency 2).
+pub fn is_mad(insn: &Insn) -> bool {
+    matches!(
+        insn,
+        Insn::Mad { .. }
+            | Insn::Add { .. }
+            | Insn::Mul { .. }
+            | Insn::AddI { .. }
+            | Insn::MulI { .. }
+    )
+}
+
+fn is_dst_access(insn: &Insn) -> bool {
+    matches!(
+        insn,
+        Insn::Load { .. } | Insn::Store { .. } | Insn::LoadMacro { .. }
+    )
+}
+
+/// The dependency DAG of `body` (node weight = index into `body`).
+pub fn dependency_graph(body: &[Line]) -> DiGraph<usize, ()> {
+    let mut g = DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..body.len()).map(|i| g.add_node(i)).collect();
+    for (j, lj) in body.iter().enumerate() {
+        let (rj, wj) = (register_reads(&lj.insn), register_writes(&lj.insn));
+        let (fj, dj) = (touches_flags(&lj.insn), is_dst_access(&lj.insn));
+        for (i, li) in body.iter().enumerate().take(j) {
+            let (ri, wi) = (register_reads(&li.insn), register_writes(&li.insn));
+            let dep = wi & rj != 0
+                || ri & wj != 0
+                || wi & wj != 0
+                || fj
+                || touches_flags(&li.insn)
+                || (dj && is_dst_access(&li.insn));
+            if dep {
+                g.add_edge(nodes[i], nodes[j], ());
+            }
+        }
+    }
+    g
+}
+
+/// List-schedules `body` (see the module doc).
+pub fn schedule(body: Vec<Line>, arch: Arch) -> Vec<Line> {
+    let g = dependency_graph(&body);
+    let n = body.len();
+    let mut preds: Vec<usize> = (0..n)
+        .map(|i| {
+            g.neighbors_directed(NodeIndex::new(i), Direction::Incoming)
+                .count()
+        })
+        .collect();
+    let mut done = vec![false; n];
+    let mut out = Vec::with_capacity(n + 4);
+    let mut mad_written = 0u32;
+    let mut emitted = 0;
+    while emitted < n {
+        let ready: Vec<usize> = (0..n).filter(|&i| !done[i] && preds[i] == 0).collect();
+        let safe = ready
+            .iter()
+            .copied()
+            .find(|&i| register_reads(&body[i].insn) & mad_written == 0);
+        let pick = match (safe, ready.first().copied()) {
+            (Some(i), _) => i,
+            (None, Some(i)) => {
+                if arch == Arch::Wh {
+                    out.push(Line {
+                        insn: Insn::Nop,
+                        comment: "MAD result latency (Wormhole has no interlock)".into(),
+                    });
+                }
+                i
+            }
+            // Unreachable for a DAG built from a sequence; stop rather than loop.
+            (None, None) => break,
+        };
+        done[pick] = true;
+        emitted += 1;
+        for s in g.neighbors_directed(NodeIndex::new(pick), Direction::Outgoing) {
+            if let Some(p) = preds.get_mut(s.index()) {
+                *p = p.saturating_sub(1);
+            }
+        }
+        let insn = body[pick].insn;
+        mad_written = if is_mad(&insn) {
+            register_writes(&insn)
+        } else {
+            0
+        };
+        out.push(body[pick].clone());
+    }
+    // A MAD result stored by the next row's first instructions is never read across rows:
+    // every row starts with its own load. Still, on Wormhole a trailing MAD would be read by
+    // nothing in the next cycle, so no NOP is needed at the end.
+    out
+}
+
+/// Drain after the loop: plain kernels leave nothing pending.
+pub fn drain_for(_body: &[Line], _arch: Arch) -> Vec<Line> {
+    Vec::new()
+}
