@@ -38,6 +38,10 @@ pub enum Command {
     Run(super::run::RunArgs),
     /// Run a Tensix SFPU program on the simulator over a Dest image.
     Sim(super::sim::SimArgs),
+    /// Lower every pto.tcvt of FILE to a proven Tensix SFPU kernel (asm, llk or sfpi).
+    Lower(super::lower::LowerArgs),
+    /// Prove the Tensix kernels of FILE (or a lowered listing) bit-exact on the simulator.
+    Prove(super::lower::ProveArgs),
 }
 
 #[derive(Debug, clap::Args)]

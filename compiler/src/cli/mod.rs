@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod cast;
+pub mod lower;
 pub mod run;
 pub mod sim;
 mod verify;
@@ -97,6 +98,8 @@ where
         Command::Cast(a) => cast::run(&a, io),
         Command::Run(a) => run::run(&a, io),
         Command::Sim(a) => sim::run(&a, io),
+        Command::Lower(a) => lower::run_lower(&a, io),
+        Command::Prove(a) => lower::run_prove(&a, io),
     }
 }
 

@@ -56,12 +56,14 @@
 
 use std::path::PathBuf;
 
+use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::asm;
 use pto_runtime::tensix::dest::{lane_cell, Dest, Dst16Mode, LANES};
 use pto_runtime::tensix::formats::{
     shuf16, shuf32, shuf_fp16, unshuf16, unshuf32, unshuf_fp16, Arch, Cell, DataFormat, DstConfig,
     View,
 };
+use pto_runtime::tensix::io::Datum;
 use pto_runtime::tensix::isa::{Insn, Program};
 use pto_runtime::tensix::sim::cycle::steady_state;
 use pto_runtime::tensix::sim::kernel::Kernel;
@@ -112,9 +114,9 @@ pub enum Dst16ModeArg {
 pub struct SimArgs {
     /// SFPU assembly program (the loop body of one row).
     pub program: PathBuf,
-    /// Target architecture.
-    #[arg(long, value_enum, default_value_t = ArchArg::Blackhole)]
-    pub arch: ArchArg,
+    /// Target architecture; default: the listing's `; @io arch=` header, else blackhole.
+    #[arg(long, value_enum)]
+    pub arch: Option<ArchArg>,
     /// Input: raw little-endian words (32-bit with --dest 32, 16-bit with --dest 16).
     #[arg(long, value_name = "IN.bin")]
     pub input: PathBuf,
@@ -133,9 +135,10 @@ pub struct SimArgs {
     /// The layout of 16-bit output words; default: --dst-format.
     #[arg(long, value_enum, value_name = "DST_FORMAT")]
     pub out_format: Option<DstFormatArg>,
-    /// How Dst16b maps onto the storage (OPEN Q1).
-    #[arg(long, value_enum, default_value_t = Dst16ModeArg::Literal)]
-    pub dst16_mode: Dst16ModeArg,
+    /// How Dst16b maps onto the storage (OPEN Q1); default literal, with a warning when a
+    /// headerless listing mixes 16-bit accesses into a 32-bit Dst.
+    #[arg(long, value_enum)]
+    pub dst16_mode: Option<Dst16ModeArg>,
     /// Also execute load/store/instruction modes documented only by the ISA pages (not D1-strict).
     #[arg(long)]
     pub allow_isa_modes: bool,
@@ -149,6 +152,9 @@ pub struct SimArgs {
 enum Side {
     W32,
     W16(DstFormatArg),
+    /// A PTO element type through the kernel I/O contract (`tensix::io`, from the `; @io`
+    /// header): files hold elements as `ptoc cast` writes them; Dst holds 32-bit datums.
+    Elem(ElemType, Datum),
 }
 
 impl Side {
@@ -156,13 +162,18 @@ impl Side {
         match self {
             Side::W32 => 4,
             Side::W16(_) => 2,
+            Side::Elem(e, _) => e.storage_bytes() as usize,
         }
+    }
+
+    fn is_32(self) -> bool {
+        matches!(self, Side::W32 | Side::Elem(..))
     }
 
     /// The Dst cell that loads as `word` with the side's mode (the mode's inverse).
     fn cell_of_word(self, word: u32) -> Cell {
         match self {
-            Side::W32 => Cell::D32(shuf32(word)),
+            Side::W32 | Side::Elem(..) => Cell::D32(shuf32(word)),
             Side::W16(DstFormatArg::Fp16b) => Cell::D16(shuf16(word as u16)),
             Side::W16(DstFormatArg::Fp16a) => Cell::D16(shuf_fp16(word as u16)),
             Side::W16(DstFormatArg::Uint16) => Cell::D16(word as u16),
@@ -172,7 +183,7 @@ impl Side {
     /// The logical word of a cell (inverse of [`Side::cell_of_word`]).
     fn word_of(self, cell: Cell) -> Option<u32> {
         match (self, cell) {
-            (Side::W32, Cell::D32(c)) => Some(unshuf32(c)),
+            (Side::W32 | Side::Elem(..), Cell::D32(c)) => Some(unshuf32(c)),
             (Side::W16(DstFormatArg::Fp16b), Cell::D16(c)) => Some(u32::from(unshuf16(c))),
             (Side::W16(DstFormatArg::Fp16a), Cell::D16(c)) => Some(u32::from(unshuf_fp16(c))),
             (Side::W16(DstFormatArg::Uint16), Cell::D16(c)) => Some(u32::from(c)),
@@ -182,7 +193,7 @@ impl Side {
 
     fn view(self) -> View {
         match self {
-            Side::W32 => View::Dst32b,
+            Side::W32 | Side::Elem(..) => View::Dst32b,
             Side::W16(_) => View::Dst16b,
         }
     }
@@ -209,7 +220,12 @@ fn error(msg: String) -> Fail {
 }
 
 pub fn run(args: &SimArgs, io: &mut Io<'_>) -> u8 {
-    match simulate(args) {
+    let mut warnings = Vec::new();
+    let res = simulate(args, &mut warnings);
+    for w in &warnings {
+        io.err(&format!("ptoc sim: warning: {w}\n"));
+    }
+    match res {
         Ok(report) => {
             io.out(&report);
             EXIT_OK
@@ -221,12 +237,26 @@ pub fn run(args: &SimArgs, io: &mut Io<'_>) -> u8 {
     }
 }
 
-fn simulate(args: &SimArgs) -> Result<String, Fail> {
-    let arch = match args.arch {
-        ArchArg::Blackhole => Arch::Bh,
-        ArchArg::Wormhole => Arch::Wh,
+fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> {
+    let text = read_text(&args.program)?;
+    let header =
+        IoHeader::find(&text).map_err(|m| error(format!("{}: {m}", args.program.display())))?;
+    let arch = match (args.arch, header.as_ref().map(|h| h.arch)) {
+        (Some(ArchArg::Blackhole), _) => Arch::Bh,
+        (Some(ArchArg::Wormhole), _) => Arch::Wh,
+        (None, Some(a)) => a,
+        (None, None) => Arch::Bh,
     };
-    let kernel = load_kernel(&args.program, arch)?;
+    if let (Some(h), Some(_)) = (&header, args.arch) {
+        if h.arch != arch {
+            return Err(usage(format!(
+                "--arch contradicts the listing's `; @io arch=` header ({})",
+                crate::lower::tensix::emit::asm::arch_name(h.arch)
+            )));
+        }
+    }
+    let kernel =
+        Kernel::parse(&text, arch).map_err(|e| error(format!("{}:{e}", args.program.display())))?;
     if kernel.body.insns.is_empty() {
         return Err(error(format!(
             "{}: the program has no loop-body instructions",
@@ -247,11 +277,35 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
         WidthArg::W16 => Side::W16(f),
         WidthArg::W32 => Side::W32,
     };
-    let input_side = side(args.dest, args.dst_format);
-    let output_side = side(
-        args.out_width.unwrap_or(args.dest),
-        args.out_format.unwrap_or(args.dst_format),
-    );
+    let (input_side, output_side) = match &header {
+        Some(h) => (
+            Side::Elem(h.src, h.src_datum),
+            Side::Elem(h.dst, h.dst_datum),
+        ),
+        None => (
+            side(args.dest, args.dst_format),
+            side(
+                args.out_width.unwrap_or(args.dest),
+                args.out_format.unwrap_or(args.dst_format),
+            ),
+        ),
+    };
+    if header.is_some() && args.dest == WidthArg::W16 {
+        return Err(usage(
+            "--dest 16 contradicts the listing's `; @io` header (ptoc kernels use a 32-bit Dst)"
+                .to_string(),
+        ));
+    }
+    if header.is_none() && args.dst16_mode.is_none() && args.dest == WidthArg::W32 {
+        if let Some(m) = sixteen_bit_access(&kernel) {
+            warnings.push(format!(
+                "{}: the listing accesses 32-bit Dst with the 16-bit mode {m}, whose meaning \
+                 depends on how Dst16b maps onto Dst32b (tensix.md OPEN Q1); using \
+                 --dst16-mode literal. Pass --dst16-mode literal|high-half to choose.",
+                args.program.display()
+            ));
+        }
+    }
     let bytes = std::fs::read(&args.input)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.input.display())))?;
     let words = decode_words(&bytes, input_side).ok_or_else(|| {
@@ -279,11 +333,11 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
         },
     };
     let mode = match args.dst16_mode {
-        Dst16ModeArg::Literal => Dst16Mode::Literal,
-        Dst16ModeArg::HighHalf => Dst16Mode::HighHalfOfDst32b,
+        Some(Dst16ModeArg::Literal) | None => Dst16Mode::Literal,
+        Some(Dst16ModeArg::HighHalf) => Dst16Mode::HighHalfOfDst32b,
     };
     // A chunk must fit both sides: 256 SFPU rows if either is 32-bit, else 512.
-    let chunk_rows = if input_side == Side::W32 || output_side == Side::W32 {
+    let chunk_rows = if input_side.is_32() || output_side.is_32() {
         256
     } else {
         512
@@ -318,6 +372,7 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
     }
     let mut out = Vec::with_capacity(words.len() * output_side.bytes());
     let mut rows_run = 0u64;
+    let mut noncanonical = 0u64;
     let mut start = 0usize;
     loop {
         let end = (start + chunk_values).min(words.len());
@@ -352,7 +407,8 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
         machine
             .check_drained()
             .map_err(|e| error(format!("{what}: {e}")))?;
-        rows_run += rows as u64;
+        // Rows that carry input (padding rows are run but not counted).
+        rows_run += chunk.len().div_ceil(LANES) as u64;
         for i in 0..chunk.len() {
             let (r, c) = cell_of(i)?;
             let cell = dest
@@ -361,12 +417,24 @@ fn simulate(args: &SimArgs) -> Result<String, Fail> {
             let w = output_side
                 .word_of(cell)
                 .ok_or_else(|| error("internal: output view mismatch".to_string()))?;
-            encode_word(&mut out, w, output_side);
+            if !encode_word(&mut out, w, output_side) {
+                noncanonical += 1;
+            }
         }
         start = end;
         if start >= words.len() {
             break;
         }
+    }
+    if noncanonical > 0 {
+        warnings.push(format!(
+            "{noncanonical} outputs were not canonical {} datums (tensix::io); their element bits \
+             were written as found",
+            match output_side {
+                Side::Elem(e, _) => e.ir_name(),
+                _ => "",
+            }
+        ));
     }
     std::fs::write(&args.output, &out)
         .map_err(|e| usage(format!("cannot write {}: {e}", args.output.display())))?;
@@ -391,20 +459,18 @@ const DEFAULT_DRAIN: usize = 8;
 fn read_text(path: &std::path::Path) -> Result<String, Fail> {
     let shown = path.display();
     let text = std::fs::read(path).map_err(|e| usage(format!("cannot read {shown}: {e}")))?;
-    String::from_utf8(text).map_err(|_| usage(format!("{shown}: program is not UTF-8 text")))
+    String::from_utf8(text).map_err(|e| {
+        error(format!(
+            "error[E0002]: {shown}: invalid UTF-8 at byte {}: programs are UTF-8 text",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// Reads and assembles a program file (exit 2 when unreadable, 1 on assembly errors).
 fn load_program(path: &std::path::Path, arch: Arch) -> Result<Program, Fail> {
     let text = read_text(path)?;
     asm::assemble(&text, arch).map_err(|e| error(format!("{}:{e}", path.display())))
-}
-
-/// Reads and assembles the main listing, split into `; @init` / `; @body` / `; @drain` sections
-/// by `Kernel::parse` (without markers everything is the body).
-fn load_kernel(path: &std::path::Path, arch: Arch) -> Result<Kernel, Fail> {
-    let text = read_text(path)?;
-    Kernel::parse(&text, arch).map_err(|e| error(format!("{}:{e}", path.display())))
 }
 
 /// `a` then `b` (source lines kept only when they all come from one program).
@@ -505,19 +571,163 @@ fn decode_words(bytes: &[u8], side: Side) -> Option<Vec<u32>> {
     Some(
         bytes
             .chunks_exact(n)
-            .map(|c| match c {
-                [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
-                [a, b] => u32::from(u16::from_le_bytes([*a, *b])),
-                _ => 0,
+            .map(|c| {
+                let raw = match c {
+                    [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
+                    [a, b] => u32::from(u16::from_le_bytes([*a, *b])),
+                    [a] => u32::from(*a),
+                    _ => 0,
+                };
+                match side {
+                    Side::Elem(_, d) => d.word_of_bits(u64::from(raw)),
+                    _ => raw,
+                }
             })
             .collect(),
     )
 }
 
-fn encode_word(out: &mut Vec<u8>, w: u32, side: Side) {
+/// Appends the output word; for element sides, returns false when the datum was not canonical
+/// (its element bits are then written as found).
+fn encode_word(out: &mut Vec<u8>, w: u32, side: Side) -> bool {
     match side {
         Side::W32 => out.extend_from_slice(&w.to_le_bytes()),
         Side::W16(_) => out.extend_from_slice(&(w as u16).to_le_bytes()),
+        Side::Elem(e, d) => {
+            let (bits, ok) = match d.bits_of_word(w) {
+                Some(b) => (b, true),
+                None if d == Datum::HighHalf16 => (u64::from(w >> 16), false),
+                None => (u64::from(w), false),
+            };
+            let n = e.storage_bytes() as usize;
+            out.extend_from_slice(&bits.to_le_bytes()[..n]);
+            return ok;
+        }
+    }
+    true
+}
+
+/// The first 16-bit load/store mode the kernel uses, if any (OPEN Q1 view mixing).
+fn sixteen_bit_access(k: &Kernel) -> Option<&'static str> {
+    use pto_runtime::tensix::formats::Mod0;
+    [&k.init, &k.body, &k.drain]
+        .into_iter()
+        .flat_map(|p| p.insns.iter())
+        .find_map(|i| match *i {
+            Insn::Load { mod0, .. } | Insn::Store { mod0, .. } | Insn::LoadMacro { mod0, .. } => {
+                match mod0 {
+                    Mod0::Fp16
+                    | Mod0::Bf16
+                    | Mod0::Uint16
+                    | Mod0::Hi16
+                    | Mod0::Int16
+                    | Mod0::Lo16
+                    | Mod0::Lo16Only
+                    | Mod0::Hi16Only
+                    | Mod0::Int8 => Some(mod0.isa_name()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+}
+
+/// The `; @io src=T dst=T [arch=A] [rmode=M sat=on|off]` header of a ptoc kernel listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IoHeader {
+    pub src: ElemType,
+    pub dst: ElemType,
+    pub src_datum: Datum,
+    pub dst_datum: Datum,
+    pub arch: Arch,
+    /// Effective rounding and saturation, when the header states them (`ptoc prove` of a listing).
+    pub rounding: Option<pto_runtime::convert::Rounding>,
+    pub sat: Option<bool>,
+}
+
+impl IoHeader {
+    /// Finds and parses the header line; `Ok(None)` when the listing has none.
+    pub fn find(text: &str) -> Result<Option<IoHeader>, String> {
+        let Some((n, line)) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.trim_start().starts_with("; @io"))
+        else {
+            return Ok(None);
+        };
+        let bad = |m: String| format!("line {}: `; @io` header: {m}", n + 1);
+        let mut src = None;
+        let mut dst = None;
+        let mut arch = Arch::Bh;
+        let mut rounding = None;
+        let mut sat = None;
+        for kv in line
+            .trim_start()
+            .trim_start_matches("; @io")
+            .split_whitespace()
+        {
+            let Some((k, v)) = kv.split_once('=') else {
+                return Err(bad(format!("expected key=value, found `{kv}`")));
+            };
+            let ty = |v: &str| {
+                pto_runtime::tensix::io::TENSIX_TYPES
+                    .into_iter()
+                    .find(|t| t.ir_name() == v)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "unknown element type `{v}` (expected f32, bf16, f16, i32, ui32, i16, ui16, i8 or ui8)"
+                        ))
+                    })
+            };
+            match k {
+                "src" => src = Some(ty(v)?),
+                "dst" => dst = Some(ty(v)?),
+                "arch" => {
+                    arch = match v {
+                        "blackhole" => Arch::Bh,
+                        "wormhole" => Arch::Wh,
+                        _ => {
+                            return Err(bad(format!(
+                                "unknown arch `{v}` (expected blackhole or wormhole)"
+                            )))
+                        }
+                    }
+                }
+                "rmode" => {
+                    rounding = crate::exec::spec::parse_rmode(v)
+                        .ok()
+                        .and_then(crate::exec::spec::rounding_of);
+                    if rounding.is_none() {
+                        return Err(bad(format!(
+                            "rmode must be RINT, ROUND, FLOOR, CEIL, TRUNC or ODD, found `{v}`"
+                        )));
+                    }
+                }
+                "sat" => {
+                    sat = Some(match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(bad(format!("sat must be on or off, found `{v}`"))),
+                    })
+                }
+                _ => return Err(bad(format!("unknown key `{k}`"))),
+            }
+        }
+        let (Some(src), Some(dst)) = (src, dst) else {
+            return Err(bad("needs both src= and dst=".to_string()));
+        };
+        let datum = |t: ElemType| {
+            Datum::of(t).ok_or_else(|| bad(format!("{} has no datum form", t.ir_name())))
+        };
+        Ok(Some(IoHeader {
+            src,
+            dst,
+            src_datum: datum(src)?,
+            dst_datum: datum(dst)?,
+            arch,
+            rounding,
+            sat,
+        }))
     }
 }
 
@@ -549,7 +759,7 @@ mod tests {
             let mut rng = fastrand::Rng::with_seed(2);
             for _ in 0..10_000 {
                 let w = match side {
-                    Side::W32 => rng.u32(..),
+                    Side::W32 | Side::Elem(..) => rng.u32(..),
                     Side::W16(_) => u32::from(rng.u16(..)),
                 };
                 assert_eq!(side.word_of(side.cell_of_word(w)), Some(w));
@@ -575,6 +785,16 @@ mod tests {
         encode_word(&mut out, 0x1234_5678, Side::W32);
         encode_word(&mut out, 0x1234_5678, Side::W16(DstFormatArg::Uint16));
         assert_eq!(out, [0x78, 0x56, 0x34, 0x12, 0x78, 0x56]);
+        // Element sides: files hold elements, Dst holds canonical datums.
+        let i8_side = Side::Elem(ElemType::I8, Datum::SignExt8);
+        assert_eq!(
+            decode_words(&[0x80, 1], i8_side),
+            Some(vec![0xFFFF_FF80, 1])
+        );
+        let mut out = Vec::new();
+        assert!(encode_word(&mut out, 0xFFFF_FF80, i8_side));
+        assert!(!encode_word(&mut out, 0x0000_0180, i8_side));
+        assert_eq!(out, [0x80, 0x80]);
     }
 
     #[test]

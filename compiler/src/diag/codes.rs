@@ -5,7 +5,8 @@
 //! column verbatim. `ptoc explain`, the JSON output and the generated docs all read this table.
 //!
 //! Ranges: E00xx lexical and syntax · E01xx structure (SSA, types agreeing) · x02xx tcvt rules ·
-//! x03xx vcvt rules · E04xx interpreter · E05xx `--verify-diagnostics` · E06xx assembly mode.
+//! x03xx vcvt rules · E04xx interpreter · E05xx `--verify-diagnostics` · E06xx assembly mode ·
+//! E07xx Tensix lowering and proofs.
 
 use super::Severity;
 
@@ -112,6 +113,11 @@ codes! {
     AsmUnsupportedInstruction = ("E0601", "asm-unsupported-instruction", Error, "only PTO.vcvt is supported in assembly mode");
     AsmMissingTypes = ("E0602", "asm-missing-types", Error, "an assembly vcvt line has no type signature");
     AsmRegisterTypeConflict = ("E0603", "asm-register-type-conflict", Error, "a register is used with two different types");
+    // --- Tensix lowering and proofs (tensix.md §9) ---
+    TensixUnsupported = ("E0701", "tensix-unsupported", Error, "no proven Tensix SFPU sequence implements this conversion exactly");
+    TensixTypeNotCarried = ("E0702", "tensix-type-not-carried", Error, "the element type has no Tensix datum form");
+    TensixProofFailed = ("E0703", "tensix-proof-failed", Error, "the lowered kernel does not match the reference semantics on some input");
+    TensixOpUnsupported = ("E0704", "tensix-op-unsupported", Error, "this op is not lowered to Tensix");
 }
 
 impl Code {

@@ -361,6 +361,26 @@ pub fn explanation(code: Code) -> Explanation {
             "// a .ptoasm file\nPTO.vcvt v2, v1, vmask, R, SAT, EVEN : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>\nPTO.vcvt v3, v1, vmask, R, SAT, EVEN : !pto.vreg<128xf16>, !pto.mask<b16> -> !pto.vreg<256xi8>",
             "Use a different register, or the register's actual type.",
         ),
+        TensixUnsupported => E(
+            "`ptoc lower --target tensix` (and `ptoc verify --lower-check tensix`) emits only SFPU kernels that reproduce the cpu profile's semantics bit for bit and are proven so on the simulator. This conversion (its source and destination type, effective rounding mode and saturation, as the cpu profile resolves them) has no such kernel; the message says why.",
+            "// ptoc lower --target tensix\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi32>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>) {rmode = #pto<round_mode ODD>}\n  return\n}",
+            "Use a rounding mode or saturation `ptoc lower --report` lists as lowered for the pair, or run the conversion elsewhere (the reference interpreter executes every combination).",
+        ),
+        TensixTypeNotCarried => E(
+            "Tensix kernels carry f32, bf16, f16, i32, ui32, i16, ui16, i8 and ui8 elements (one 32-bit Dst datum each, docs/tensix.md). fp8, hif8, fp4, i64 and s4 tiles have no Dst form in ptoc's kernels.",
+            "// ptoc lower --target tensix\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi64>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi64>)\n  return\n}",
+            "Convert through a carried type, or keep the conversion off the Tensix target.",
+        ),
+        TensixProofFailed => E(
+            "A lowered kernel gave a result different from the reference semantics on some input: `ptoc prove` reports it with the input and both outputs, and `ptoc lower` refuses to emit a kernel whose quick self-check fails. Every rule is proven in ptoc's own test suite, so this code means a defect in ptoc (or a hand-edited listing given to `ptoc prove`); the verifier never produces it.",
+            "; ptoc prove kernel.s, where kernel.s is a lowered listing whose negation line was deleted\n; @io src=f32 dst=i32 arch=blackhole rmode=TRUNC sat=off",
+            "Report the input and both outputs; do not use the kernel.",
+        ),
+        TensixOpUnsupported => E(
+            "Only `pto.tcvt` is lowered to Tensix SFPU code today; a `pto.vcvt` in a file given to `ptoc lower --target tensix` is reported with this code (the reference interpreter and the verifier handle it as usual).",
+            "// ptoc lower --target tensix\nfunc.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<128xbf16> {\n  %r = pto.vcvt %v, %m {rnd = \"R\", sat = \"SAT\", part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xbf16>\n  return %r : !pto.vreg<128xbf16>\n}",
+            "Lower the tile form (`pto.tcvt`) instead, or keep the vector conversion off the Tensix target.",
+        ),
     }
 }
 

@@ -73,6 +73,9 @@ pub enum DiagKind {
     /// Runtime errors of the reference interpreter (`ptoc run`).
     #[error(transparent)]
     Interp(#[from] InterpErrorKind),
+    /// Tensix lowering and proof diagnostics (`ptoc lower`, `ptoc prove`).
+    #[error(transparent)]
+    Lower(#[from] crate::lower::tensix::LowerError),
     /// Diagnostics about the diagnostics harness itself (`--verify-diagnostics`).
     #[error("{0}")]
     Directive(String),

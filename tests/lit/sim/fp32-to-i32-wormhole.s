@@ -7,7 +7,7 @@
 ; Blackhole has no ADDR_MOD_2 increment configured: the program is rejected there.
 ; RUN: not ptoc sim %s --arch blackhole --input %t.in --output %t.bh.out 2>&1 | FileCheck %s --check-prefix=BH
 ;
-; CYCLES: rows: 32
+; CYCLES: rows: 1
 ; CYCLES-NEXT: cycles_per_row: 13
 ;
 ; CHECK:      0x00000001

@@ -8,7 +8,7 @@
 ; RUN: ptoc sim %s --input %t.in --output %t.default.out
 ; RUN: %python %S/Inputs/words.py same 32 %t.out %t.default.out
 ;
-; CYCLES: rows: 32
+; CYCLES: rows: 1
 ; CYCLES-NEXT: cycles_per_row: 13
 ; CYCLES-NOT: {{.}}
 ;

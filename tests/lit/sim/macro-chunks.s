@@ -23,7 +23,7 @@
 ; RUN: not ptoc sim %S/Inputs/body-backdoor.s --dest 16 --dst-format uint16 --out-width 32 --input %t.u16 --output %t.bb 2>&1 | FileCheck %s --check-prefix=BACKDOOR
 ;
 ; MACRO: init_cycles: 14
-; MACRO-NEXT: rows: 320
+; MACRO-NEXT: rows: 292
 ; MACRO-NEXT: cycles_per_row: 3
 ; SAME: same 9316
 ; ND: ok 4

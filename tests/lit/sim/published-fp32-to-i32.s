@@ -7,7 +7,7 @@
 ; RUN: ptoc sim %S/../../../runtime/tests/data/tensix_published/fp32_to_i32.plain.s --input %t.in --output %t.out | FileCheck %s
 ; RUN: %python %S/Inputs/words.py dump 32 %t.out | FileCheck %s --check-prefix=OUT
 ;
-; CHECK: rows: 32
+; CHECK: rows: 1
 ; CHECK-NEXT: cycles_per_row: 13
 ; CHECK-NOT: {{.}}
 ; OUT:      0x00000001

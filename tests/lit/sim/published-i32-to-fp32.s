@@ -6,7 +6,7 @@
 ; RUN: ptoc sim %S/../../../runtime/tests/data/tensix_published/i32_to_fp32.macro.s --input %t.in --output %t.out | FileCheck %s
 ; RUN: %python %S/Inputs/words.py dump 32 %t.out | FileCheck %s --check-prefix=OUT
 ;
-; CHECK: rows: 32
+; CHECK: rows: 1
 ; CHECK-NEXT: cycles_per_row: 4
 ; CHECK-NOT: {{.}}
 ; OUT:      0x00000000

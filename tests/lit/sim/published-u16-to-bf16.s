@@ -8,7 +8,7 @@
 ; RUN: ptoc sim %S/../../../runtime/tests/data/tensix_published/u16_to_bf16.macro.s --dest 16 --dst-format uint16 --out-format fp16b --input %t.in --output %t.out | FileCheck %s
 ; RUN: %python %S/Inputs/words.py dump 16 %t.out | FileCheck %s --check-prefix=OUT
 ;
-; CHECK: rows: 32
+; CHECK: rows: 1
 ; CHECK-NEXT: cycles_per_row: 1
 ; CHECK-NOT: {{.}}
 ; OUT:      0x0000

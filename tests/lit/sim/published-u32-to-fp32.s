@@ -16,7 +16,7 @@
 ; DOUBLE: 0x4F400000
 ; DOUBLE-NOT: {{.}}
 ;
-; CHECK: rows: 32
+; CHECK: rows: 1
 ; CHECK-NEXT: cycles_per_row: 3
 ; CHECK-NOT: {{.}}
 ; OUT:      0x00000000

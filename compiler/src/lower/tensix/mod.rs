@@ -148,6 +148,31 @@ pub enum LowerError {
     /// A rule produced text that does not assemble (a ptoc bug).
     #[error("internal error in rule {rule}: {message}")]
     Internal { rule: &'static str, message: String },
+    /// An op other than `pto.tcvt` that has no Tensix lowering.
+    #[error("{op} is not lowered to Tensix (only pto.tcvt is)")]
+    OpNotLowered { op: String },
+    /// The lowering's self-check proof found a mismatch (never expected: every rule is proven
+    /// in CI; this stops a regression from emitting wrong code).
+    #[error("the kernel for {combo} differs from the reference: input {input:#x} gives {got:#x}, expected {expected:#x}")]
+    ProofFailed {
+        combo: String,
+        input: u64,
+        expected: u64,
+        got: u32,
+    },
+}
+
+impl LowerError {
+    /// The stable diagnostic code.
+    pub fn code(&self) -> crate::diag::Code {
+        use crate::diag::Code;
+        match self {
+            LowerError::TypeNotCarried { .. } => Code::TensixTypeNotCarried,
+            LowerError::Unsupported { .. } | LowerError::Internal { .. } => Code::TensixUnsupported,
+            LowerError::OpNotLowered { .. } => Code::TensixOpUnsupported,
+            LowerError::ProofFailed { .. } => Code::TensixProofFailed,
+        }
+    }
 }
 
 /// A lowered conversion: the kernel, its provenance and its I/O contract.
@@ -163,6 +188,8 @@ pub struct TensixKernel {
     pub init: Vec<Line>,
     pub body: Vec<Line>,
     pub drain: Vec<Line>,
+    /// Proven under `--nan=any` only (NaN inputs not compared).
+    pub nan_any: bool,
 }
 
 impl TensixKernel {
@@ -221,7 +248,112 @@ pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError>
         init: std::mem::take(&mut b.init),
         body,
         drain,
+        nan_any: false,
     })
+}
+
+/// A conversion op of the input and its kernel.
+#[derive(Debug, Clone)]
+pub struct LoweredOp {
+    /// The op's span in the input file.
+    pub span: crate::diag::Span,
+    pub kernel: TensixKernel,
+}
+
+/// The outcome of lowering a file.
+#[derive(Debug, Default)]
+pub struct LoweredFile {
+    pub ops: Vec<LoweredOp>,
+    /// Parse, verifier (cpu profile) and lowering diagnostics, sorted by position.
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
+}
+
+impl LoweredFile {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Parses and verifies `bytes` on the `cpu` profile (the semantics Tensix kernels reproduce),
+/// then lowers every conversion op for `arch`. Every error is collected: verifier errors stop
+/// lowering of their chunk, lowering errors are reported per op. `self_check` proves each kernel
+/// on the §9 edge list before handing it out (`ptoc lower`; `ptoc prove` runs the full proof).
+pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool) -> LoweredFile {
+    use crate::diag::Diagnostic;
+    use crate::driver::{check_file, Options, TargetChoice};
+    use crate::ir::OpKind;
+    let opts = Options {
+        target: TargetChoice::Profile(crate::target::Profile::Cpu),
+        split_input,
+        format: crate::front::InputFormat::Pto,
+        parse_only: false,
+    };
+    let file = check_file(bytes, &opts);
+    let mut out = LoweredFile::default();
+    out.diagnostics
+        .extend(file.file_diagnostics.iter().cloned());
+    for chunk in &file.chunks {
+        out.diagnostics.extend(chunk.diagnostics().cloned());
+        let chunk_failed = chunk.diagnostics().any(|d| d.is_error());
+        let (false, Some(module)) = (chunk_failed, &chunk.module) else {
+            continue;
+        };
+        let combos = combos_of_module(module);
+        for op in module.walk() {
+            let span = module.op_spans(op).name;
+            if matches!(module.op(op).kind, OpKind::Vcvt(_)) {
+                let e = LowerError::OpNotLowered {
+                    op: "pto.vcvt".to_string(),
+                };
+                out.diagnostics.push(Diagnostic::new(e.code(), e, span));
+            }
+        }
+        for (op, combo) in combos {
+            let span = module.op_spans(op).name;
+            let res = combo.and_then(|c| lower_combo(c, arch)).and_then(|k| {
+                if self_check {
+                    self_check_kernel(&k)?;
+                }
+                Ok(k)
+            });
+            match res {
+                Ok(kernel) => out.ops.push(LoweredOp { span, kernel }),
+                Err(e) => {
+                    let d = Diagnostic::new(e.code(), e, span).with_help(
+                        "`ptoc lower --report` lists every combination ptoc lowers; the cpu profile's \
+                         reference interpreter (`ptoc run`) executes all of them",
+                    );
+                    out.diagnostics.push(d);
+                }
+            }
+        }
+    }
+    crate::diag::sort_by_position(&mut out.diagnostics);
+    out
+}
+
+/// Proves `k` on the edge list (and 2^12 random inputs) — cheap enough for every `ptoc lower`.
+pub fn self_check_kernel(k: &TensixKernel) -> Result<(), LowerError> {
+    let opts = prove::ProofOptions {
+        random: 1 << 12,
+        ..prove::ProofOptions::default()
+    };
+    let rep = prove::prove(k, &opts, &|_| {});
+    if let Some(m) = rep.first.first() {
+        return Err(LowerError::ProofFailed {
+            combo: k.combo.describe(),
+            input: m.input,
+            expected: m.expected,
+            got: m.got_word,
+        });
+    }
+    match rep.error {
+        Some(message) => Err(LowerError::Internal {
+            rule: k.rule,
+            message,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The combinations of the `pto.tcvt` ops of a verified module, resolved on the cpu profile,

@@ -118,6 +118,10 @@ pub fn prove(
     opts: &ProofOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> ProofReport {
+    let opts = &ProofOptions {
+        nan_any: opts.nan_any || k.nan_any,
+        ..*opts
+    };
     let mut rep = ProofReport {
         relaxed: opts.nan_any,
         ..ProofReport::default()

@@ -20,10 +20,12 @@ pub fn arch_name(arch: Arch) -> &'static str {
 /// The `; @io` header line.
 pub fn io_line(k: &TensixKernel) -> String {
     format!(
-        "; @io src={} dst={} arch={}",
+        "; @io src={} dst={} arch={} rmode={} sat={}",
         k.combo.src.ir_name(),
         k.combo.dst.ir_name(),
-        arch_name(k.arch)
+        arch_name(k.arch),
+        k.combo.rounding.name(),
+        if k.combo.sat { "on" } else { "off" }
     )
 }
 

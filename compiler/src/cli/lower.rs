@@ -1,0 +1,411 @@
+//! `ptoc lower --target tensix` and `ptoc prove`: the CLI edge of `lower::tensix`.
+//!
+//! ```text
+//! ptoc lower --target tensix [--emit asm|llk|sfpi] [--arch blackhole|wormhole] [-o FILE]
+//!            [--plain] [--report] [--nan exact|any] [--error-format human|json] FILE
+//! ptoc prove [--arch ...] [--exhaustive] [--random N] [--seed S] [--nan exact|any]
+//!            [--error-format human|json] FILE        # FILE: .pto, or a lowered .s listing
+//! ```
+//! `lower` parses and verifies FILE on the cpu profile (whose semantics the kernels reproduce),
+//! lowers every `pto.tcvt`, self-checks each kernel on the §9 edge list, and writes one listing
+//! per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or stdout.
+//! Any diagnostic with an error (parse, verify, a combination with no exact kernel) → exit 1 and
+//! nothing is written. `--report` prints a table instead of code.
+//!
+//! `prove` runs the full proof in process (tensix.md §9): 8/16-bit sources exhaustively, 32-bit
+//! sources on the edge list plus `--random` patterns (default 2^24), or all 2^32 with
+//! `--exhaustive` (progress bar on a terminal). One line per conversion with `mismatches: N`,
+//! then the first mismatching inputs; exit 1 on any mismatch.
+
+use std::path::PathBuf;
+
+use pto_runtime::convert::Converter;
+use pto_runtime::tensix::isa::Arch;
+use pto_runtime::tensix::sim::cycle::steady_state;
+use pto_runtime::tensix::sim::kernel::Kernel;
+
+use super::args::ErrorFormat;
+use super::sim::{ArchArg, IoHeader};
+use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use crate::diag::render::{render_human, render_json};
+use crate::diag::Diagnostic;
+use crate::exec::progress::Progress;
+use crate::lower::tensix::builder::Line;
+use crate::lower::tensix::emit;
+use crate::lower::tensix::prove::{self, kernel_sim_config, ProofOptions, ProofReport};
+use crate::lower::tensix::{lower_file, Combo, Family, LoweredFile, TensixKernel};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LowerTarget {
+    /// Tenstorrent Tensix SFPU (Wormhole / Blackhole).
+    Tensix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EmitArg {
+    /// SFPU assembly (the seed's listing syntax; `ptoc sim` runs it).
+    Asm,
+    /// tt-llk style C++ (`TTI_*` macros).
+    Llk,
+    /// SFPI C++ where the sequence maps to it, else llk with a comment saying why.
+    Sfpi,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NanArg {
+    /// NaN inputs must give exactly the reference result.
+    Exact,
+    /// NaN inputs may give any output (tensix.md §9 relaxed mode); others stay exact.
+    Any,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LowerArgs {
+    /// The target to lower to.
+    #[arg(long, value_enum)]
+    pub target: LowerTarget,
+    /// Output form.
+    #[arg(long, value_enum, default_value_t = EmitArg::Asm)]
+    pub emit: EmitArg,
+    /// Target architecture.
+    #[arg(long, value_enum, default_value_t = ArchArg::Blackhole)]
+    pub arch: ArchArg,
+    /// Write the output to FILE instead of stdout.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The program without SFPLOADMACRO (ptoc's kernels are plain today, so this is the default
+    /// form; the flag is accepted for scripts that must not get macro code).
+    #[arg(long)]
+    pub plain: bool,
+    /// Print per conversion: rule, instructions, cycles per row, proof status (no code).
+    #[arg(long)]
+    pub report: bool,
+    /// NaN handling (see `ptoc prove`).
+    #[arg(long, value_enum, default_value_t = NanArg::Exact)]
+    pub nan: NanArg,
+    /// How diagnostics are written.
+    #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
+    pub error_format: ErrorFormat,
+    /// Split the input on `// -----` lines.
+    #[arg(long)]
+    pub split_input_file: bool,
+    /// Input file (.pto), or '-' for stdin.
+    pub file: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProveArgs {
+    /// Target architecture (a listing's `; @io arch=` header wins when --arch is not given).
+    #[arg(long, value_enum)]
+    pub arch: Option<ArchArg>,
+    /// All 2^32 inputs for 32-bit sources.
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// Random inputs added to the edge list for 32-bit sources.
+    #[arg(long, default_value_t = 1 << 24)]
+    pub random: u64,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = ProofOptions::default().seed)]
+    pub seed: u64,
+    /// NaN inputs may give any output (`any`): run but not compared.
+    #[arg(long, value_enum, default_value_t = NanArg::Exact)]
+    pub nan: NanArg,
+    /// How diagnostics and results are written.
+    #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
+    pub error_format: ErrorFormat,
+    /// Split the input on `// -----` lines.
+    #[arg(long)]
+    pub split_input_file: bool,
+    /// A .pto file (every tcvt is lowered and proven) or a lowered listing (.s with an
+    /// `; @io ... rmode=M sat=on|off` header).
+    pub file: PathBuf,
+}
+
+fn arch_of(a: ArchArg) -> Arch {
+    match a {
+        ArchArg::Blackhole => Arch::Bh,
+        ArchArg::Wormhole => Arch::Wh,
+    }
+}
+
+fn report_diags(diags: &[Diagnostic], name: &str, text: &str, fmt: ErrorFormat, io: &mut Io<'_>) {
+    match fmt {
+        ErrorFormat::Human => io.err(&render_human(diags, name, text, io.color)),
+        ErrorFormat::Json => io.err(&render_json(diags, name, text)),
+    }
+}
+
+/// Distinct kernels in first-use order (several ops with one combination share a kernel).
+fn distinct(file: &LoweredFile) -> Vec<&TensixKernel> {
+    let mut seen: Vec<Combo> = Vec::new();
+    let mut out = Vec::new();
+    for op in &file.ops {
+        if !seen.contains(&op.kernel.combo) {
+            seen.push(op.kernel.combo);
+            out.push(&op.kernel);
+        }
+    }
+    out
+}
+
+pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
+    let Some((name, bytes)) = read_input(&args.file, io) else {
+        return EXIT_USAGE;
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let arch = arch_of(args.arch);
+    let mut file = lower_file(&bytes, arch, args.split_input_file, true);
+    if args.nan == NanArg::Any {
+        for op in &mut file.ops {
+            op.kernel.nan_any = true;
+        }
+    }
+    if !file.diagnostics.is_empty() {
+        report_diags(&file.diagnostics, &name, &text, args.error_format, io);
+    }
+    if file.has_errors() {
+        return EXIT_ERRORS;
+    }
+    let kernels = distinct(&file);
+    let out = if args.report {
+        report_table(&kernels)
+    } else {
+        let n = kernels.len();
+        let mut s = String::new();
+        for (i, k) in kernels.iter().enumerate() {
+            if n > 1 {
+                s.push_str(&format!("; ----- kernel {} of {n}\n", i + 1));
+            }
+            s.push_str(&match args.emit {
+                EmitArg::Asm => emit::asm::emit(k),
+                EmitArg::Llk => emit::llk::emit(k),
+                EmitArg::Sfpi => emit::sfpi::emit(k),
+            });
+        }
+        if n == 0 {
+            s.push_str("; no pto.tcvt to lower\n");
+        }
+        s
+    };
+    match &args.output {
+        Some(p) => match std::fs::write(p, out) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                io.err(&format!("ptoc lower: cannot write {}: {e}\n", p.display()));
+                EXIT_USAGE
+            }
+        },
+        None => {
+            io.out(&out);
+            EXIT_OK
+        }
+    }
+}
+
+/// Per kernel: rule, instructions and cycles per row.
+fn report_table(kernels: &[&TensixKernel]) -> String {
+    let mut s = String::from(
+        "conversion | arch | rule | instructions/row | cycles/row plain | cycles/row macro | proven\n",
+    );
+    for k in kernels {
+        s.push_str(&format!(
+            "{} | {} | {} | {} | {} | - | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
+            k.combo.describe(),
+            emit::asm::arch_name(k.arch),
+            k.rule,
+            k.body_len(),
+            cycles_per_row(k),
+        ));
+    }
+    s
+}
+
+/// Steady-state SFPU cycles per row (tensix.md §7 cycle model), as text.
+pub fn cycles_per_row(k: &TensixKernel) -> String {
+    let sk = k.sim_kernel();
+    match steady_state(
+        k.arch,
+        kernel_sim_config(),
+        &sk.init,
+        &sk.body,
+        &sk.drain,
+        2,
+    ) {
+        Ok(r) => r.cycles_per_row_text(),
+        Err(e) => format!("? ({e})"),
+    }
+}
+
+pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
+    let Some((name, bytes)) = read_input(&args.file, io) else {
+        return EXIT_USAGE;
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let is_listing = args
+        .file
+        .extension()
+        .is_some_and(|e| e == "s" || e == "asm");
+    let kernels: Vec<TensixKernel> = if is_listing {
+        match kernel_of_listing(&text, args.arch.map(arch_of)) {
+            Ok(k) => vec![k],
+            Err(m) => {
+                io.err(&format!("ptoc prove: {name}: {m}\n"));
+                return EXIT_ERRORS;
+            }
+        }
+    } else {
+        let arch = args.arch.map_or(Arch::Bh, arch_of);
+        let file = lower_file(&bytes, arch, args.split_input_file, false);
+        if !file.diagnostics.is_empty() {
+            report_diags(&file.diagnostics, &name, &text, args.error_format, io);
+        }
+        if file.has_errors() {
+            return EXIT_ERRORS;
+        }
+        distinct(&file).into_iter().cloned().collect()
+    };
+    let opts = ProofOptions {
+        exhaustive: args.exhaustive,
+        random: args.random,
+        seed: args.seed,
+        nan_any: args.nan == NanArg::Any,
+    };
+    let mut failed = false;
+    let mut json = Vec::new();
+    for k in &kernels {
+        let bits = k.combo.src.value_bits();
+        let total = if bits <= 16 || !args.exhaustive {
+            0
+        } else {
+            1u64 << 32
+        };
+        let bar = Progress::for_elements(total, &k.combo.describe());
+        let last = std::sync::atomic::AtomicU64::new(0);
+        let rep = prove::prove(k, &opts, &|done| {
+            let before = last.swap(done, std::sync::atomic::Ordering::Relaxed);
+            bar.inc(done.saturating_sub(before));
+        });
+        bar.finish();
+        failed |= !rep.passed();
+        match args.error_format {
+            ErrorFormat::Human => io.out(&render_proof(k, &rep, &opts)),
+            ErrorFormat::Json => json.push(proof_json(k, &rep)),
+        }
+    }
+    if args.error_format == ErrorFormat::Json {
+        io.out(&format!("{}\n", serde_json::json!({ "proofs": json })));
+    }
+    if failed {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    }
+}
+
+fn inputs_text(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> String {
+    if rep.exhaustive {
+        format!("all {} inputs", rep.inputs)
+    } else {
+        format!(
+            "{} inputs (edge list + {} random, seed {:#x})",
+            rep.inputs, opts.random, opts.seed
+        )
+    }
+    .replace(
+        "all 0 inputs",
+        &format!("no inputs ({})", k.combo.describe()),
+    )
+}
+
+/// One line per conversion, then the first mismatches.
+pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> String {
+    let mut s = format!(
+        "tcvt {} [{}] rule {}: {}, {}mismatches: {}\n",
+        k.combo.describe(),
+        emit::asm::arch_name(k.arch),
+        k.rule,
+        inputs_text(k, rep, opts),
+        if rep.relaxed {
+            format!(
+                "relaxed --nan=any ({} NaN inputs run, not compared), ",
+                rep.nan_skipped
+            )
+        } else {
+            String::new()
+        },
+        rep.mismatches
+    );
+    if let Some(e) = &rep.error {
+        s.push_str(&format!("  error: {e}\n"));
+    }
+    let show = |elem: pto_runtime::ElemType, b: u64| {
+        format!("{b:#x} ({})", pto_runtime::convert::display_value(elem, b))
+    };
+    for m in &rep.first {
+        let got = match m.got {
+            Some(g) => show(k.combo.dst, g),
+            None => format!("non-canonical datum {:#010x}", m.got_word),
+        };
+        s.push_str(&format!(
+            "  input {} -> expected {}, kernel gave {}\n",
+            show(k.combo.src, m.input),
+            show(k.combo.dst, m.expected),
+            got
+        ));
+    }
+    s
+}
+
+fn proof_json(k: &TensixKernel, rep: &ProofReport) -> serde_json::Value {
+    serde_json::json!({
+        "conversion": k.combo.describe(),
+        "arch": emit::asm::arch_name(k.arch),
+        "rule": k.rule,
+        "inputs": rep.inputs,
+        "exhaustive": rep.exhaustive,
+        "relaxed": rep.relaxed,
+        "mismatches": rep.mismatches,
+        "error": rep.error,
+        "first": rep.first.iter().map(|m| serde_json::json!({
+            "input": m.input, "expected": m.expected, "got_word": m.got_word,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A lowered listing (with its `; @io ... rmode= sat=` header) as a kernel to prove.
+fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, String> {
+    let h = IoHeader::find(text)?
+        .ok_or("the listing has no `; @io src=T dst=T rmode=M sat=on|off` header")?;
+    let (Some(rounding), Some(sat)) = (h.rounding, h.sat) else {
+        return Err("the `; @io` header must state rmode= and sat= to be proven".to_string());
+    };
+    let arch = arch.unwrap_or(h.arch);
+    let k = Kernel::parse(text, arch).map_err(|e| e.to_string())?;
+    let combo = Combo {
+        src: h.src,
+        dst: h.dst,
+        rounding,
+        sat,
+    };
+    Converter::new(combo.spec()).map_err(|e| e.to_string())?;
+    let lines = |p: &pto_runtime::tensix::isa::Program| {
+        p.insns
+            .iter()
+            .map(|&insn| Line {
+                insn,
+                comment: String::new(),
+            })
+            .collect::<Vec<_>>()
+    };
+    Ok(TensixKernel {
+        combo,
+        arch,
+        family: Family::of(h.src, h.dst),
+        rule: "listing",
+        notes: Vec::new(),
+        init: lines(&k.init),
+        body: lines(&k.body),
+        drain: lines(&k.drain),
+        nan_any: false,
+    })
+}

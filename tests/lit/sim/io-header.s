@@ -1,0 +1,38 @@
+; The `; @io` header of a lowered kernel fixes the I/O: files hold elements as `ptoc cast`
+; writes them (here i8 in, ui16 out: 1 and 2 bytes per element), Dst holds 32-bit datums
+; (tensix::io), and no other flag is needed. This listing is a hand-written i8 -> ui16 copy of the
+; low 16 bits (sat off), so -1 -> 0xFFFF.
+; RUN: %python %S/../cast/Inputs/bits.py pack i8 %t.in 0 1 -1 127 -128
+; RUN: ptoc sim %s --input %t.in --output %t.out | FileCheck %s
+; RUN: ptoc cast --from i8 --to ui16 %t.in %t.ref
+; RUN: diff %t.out %t.ref
+; CHECK: rows: 1
+; CHECK-NEXT: cycles_per_row: 5
+;
+; A header that contradicts a flag, or names an unknown type, is an error:
+; RUN: not ptoc sim %s --arch wormhole --input %t.in --output %t.x 2>&1 | FileCheck %s --check-prefix=ARCH
+; ARCH: ptoc sim: --arch contradicts the listing's `; @io arch=` header (blackhole)
+; RUN: %python -c "import sys; open(sys.argv[1], 'w').write('; @io src=f64 dst=i32\nsfpnop\n')" %t.badty.s
+; RUN: not ptoc sim %t.badty.s --input %t.in --output %t.x 2>&1 | FileCheck %s --check-prefix=TYPE
+; TYPE: line 1: `; @io` header: unknown element type `f64` (expected f32, bf16, f16, i32, ui32, i16, ui16, i8 or ui8)
+;
+; A program that is not UTF-8 is a coded error (exit 1), as in `ptoc verify`:
+; RUN: %python -c "import sys; open(sys.argv[1], 'wb').write(b'sfpnop \xff\n')" %t.latin1.s
+; RUN: not ptoc sim %t.latin1.s --input %t.in --output %t.x 2>&1 | FileCheck %s --check-prefix=UTF8
+; UTF8: error[E0002]: {{.*}}latin1.s: invalid UTF-8 at byte 7: programs are UTF-8 text
+;
+; A headerless listing that reads 16-bit cells of a 32-bit Dst gets a warning naming OPEN Q1
+; unless --dst16-mode says which mapping to use:
+; RUN: %python %S/Inputs/words.py gen 32 %t.w 1 2
+; RUN: ptoc sim %S/u16-to-f32.s --input %t.w --output %t.x 2>&1 | FileCheck %s --check-prefix=Q1
+; Q1: ptoc sim: warning: {{.*}}u16-to-f32.s: the listing accesses 32-bit Dst with the 16-bit mode {{[A-Z0-9_]+}}, whose meaning depends on how Dst16b maps onto Dst32b (tensix.md OPEN Q1); using --dst16-mode literal. Pass --dst16-mode literal|high-half to choose.
+; RUN: ptoc sim %S/u16-to-f32.s --dst16-mode literal --input %t.w --output %t.x 2>&1 | FileCheck %s --check-prefix=NOWARN
+; NOWARN-NOT: warning
+
+; @io src=i8 dst=ui16 arch=blackhole
+; @body
+sfpload  L0, INT32, ADDR_MOD_7, 0   ; sign-extended i8
+sfploadi L1, USHORT, 0xffff         ; low-16 mask
+sfpand   0, L1, L0, 0               ; keep the low 16 bits (zero-extended ui16 datum)
+sfpnop                              ; (padding, to show cycles count issue slots)
+sfpstore L0, INT32, ADDR_MOD_6, 0
