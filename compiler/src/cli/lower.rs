@@ -281,14 +281,26 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         };
         let bar = Progress::for_elements(total, &k.combo.describe());
         let last = std::sync::atomic::AtomicU64::new(0);
+        let started = std::time::Instant::now();
         let rep = prove::prove(k, &opts, &|done| {
             let before = last.swap(done, std::sync::atomic::Ordering::Relaxed);
             bar.inc(done.saturating_sub(before));
         });
+        let secs = started.elapsed().as_secs_f64();
         bar.finish();
         failed |= !rep.passed();
         match args.error_format {
-            ErrorFormat::Human => io.out(&render_proof(k, &rep, &opts)),
+            ErrorFormat::Human => {
+                io.out(&render_proof(k, &rep, &opts));
+                if args.exhaustive && bits > 16 {
+                    // Throughput of the whole proof (simulator + reference), for the record.
+                    let lane_insns = rep.inputs as f64 * k.body_len() as f64;
+                    io.out(&format!(
+                        "  {secs:.1} s, {:.3e} simulated lane-instructions/s\n",
+                        lane_insns / secs.max(1e-9)
+                    ));
+                }
+            }
             ErrorFormat::Json => json.push(proof_json(k, &rep)),
         }
     }

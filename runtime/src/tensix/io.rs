@@ -76,6 +76,7 @@ impl Datum {
     }
 
     /// The datum holding element pattern `bits` (bits above the element width are ignored).
+    #[inline]
     pub fn word_of_bits(self, bits: u64) -> u32 {
         match self {
             Datum::Raw32 => bits as u32,
@@ -89,6 +90,7 @@ impl Datum {
 
     /// The element pattern of a canonical datum, `None` when the bits outside the element are
     /// not what the form prescribes.
+    #[inline]
     pub fn bits_of_word(self, word: u32) -> Option<u64> {
         let back = |b: u64| (self.word_of_bits(b) == word).then_some(b);
         match self {

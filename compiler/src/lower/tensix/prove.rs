@@ -23,7 +23,7 @@ use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::formats::{DataFormat, DstConfig};
 use pto_runtime::tensix::io::{KERNEL_DEST, KERNEL_MOD0};
 use pto_runtime::tensix::sim::kernel::run_kernel_batch;
-use pto_runtime::tensix::sim::SimConfig;
+use pto_runtime::tensix::sim::{run_batch_into, BatchLayout, SimConfig};
 use rayon::prelude::*;
 
 use super::TensixKernel;
@@ -133,32 +133,41 @@ pub fn prove(
             return rep;
         }
     };
+    let mut bufs = Buffers::default();
     let bits = k.combo.src.value_bits();
     if bits <= 16 {
         rep.exhaustive = true;
         let all: Vec<u64> = (0..1u64 << bits).collect();
-        check_block(k, &conv, opts, &all, &mut rep);
+        check_block(k, &conv, opts, &all, &mut bufs, &mut rep);
     } else if opts.exhaustive {
         rep.exhaustive = true;
         let total = 1u64 << 32;
+        let mut block = vec![0u64; BLOCK];
         let mut start = 0u64;
         while start < total && rep.error.is_none() {
             let end = (start + BLOCK as u64).min(total);
-            let block: Vec<u64> = (start..end).collect();
-            check_block(k, &conv, opts, &block, &mut rep);
+            let n = (end - start) as usize;
+            block.truncate(n);
+            block
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(i, b)| *b = start + i as u64);
+            check_block(k, &conv, opts, &block, &mut bufs, &mut rep);
             start = end;
             progress(start);
         }
     } else {
         let edges = edge_inputs(k.combo.src);
-        check_block(k, &conv, opts, &edges, &mut rep);
+        check_block(k, &conv, opts, &edges, &mut bufs, &mut rep);
         progress(rep.inputs);
         let mut rng = fastrand::Rng::with_seed(opts.seed);
         let mut left = opts.random;
+        let mut block = Vec::with_capacity(BLOCK);
         while left > 0 && rep.error.is_none() {
             let n = left.min(BLOCK as u64) as usize;
-            let block: Vec<u64> = (0..n).map(|_| u64::from(rng.u32(..))).collect();
-            check_block(k, &conv, opts, &block, &mut rep);
+            block.clear();
+            block.extend((0..n).map(|_| u64::from(rng.u32(..))));
+            check_block(k, &conv, opts, &block, &mut bufs, &mut rep);
             left -= n as u64;
             progress(rep.inputs);
         }
@@ -166,85 +175,171 @@ pub fn prove(
     rep
 }
 
+/// Buffers reused across blocks (a 2^32 proof must not allocate per block).
+#[derive(Default)]
+struct Buffers {
+    words: Vec<u32>,
+    out: Vec<u32>,
+    src_bytes: Vec<u8>,
+    dst_bytes: Vec<u8>,
+}
+
 fn check_block(
     k: &TensixKernel,
     conv: &Converter,
     opts: &ProofOptions,
     inputs: &[u64],
+    bufs: &mut Buffers,
     rep: &mut ProofReport,
 ) {
     let (sd, dd) = (k.src_datum(), k.dst_datum());
-    let words: Vec<u32> = inputs.par_iter().map(|&b| sd.word_of_bits(b)).collect();
-    let out = match run_kernel_batch(
-        k.arch,
-        kernel_sim_config(),
-        &k.sim_kernel(),
-        1,
-        &words,
-        KERNEL_MOD0,
-        KERNEL_MOD0,
-        KERNEL_DEST,
-        KERNEL_DEST.sfpu_rows(),
-    ) {
-        Ok(o) => o,
-        Err(e) => {
-            rep.error = Some(e.to_string());
-            return;
-        }
+    let n = inputs.len();
+    bufs.words.resize(n, 0);
+    bufs.words
+        .par_iter_mut()
+        .zip(inputs.par_iter())
+        .for_each(|(w, &b)| *w = sd.word_of_bits(b));
+    bufs.out.resize(n, 0);
+    if let Err(e) = simulate(k, &bufs.words, &mut bufs.out) {
+        rep.error = Some(e);
+        return;
+    }
+    let (src, dst) = (k.combo.src, k.combo.dst);
+    let (sb, db) = (src.storage_bytes() as usize, dst.storage_bytes() as usize);
+    bufs.src_bytes.resize(n * sb, 0);
+    match sb {
+        1 => fill_le::<1>(&mut bufs.src_bytes, inputs),
+        2 => fill_le::<2>(&mut bufs.src_bytes, inputs),
+        _ => fill_le::<4>(&mut bufs.src_bytes, inputs),
+    }
+    bufs.dst_bytes.resize(n * db, 0);
+    if let Err(e) = conv.convert_slice_par(&bufs.src_bytes, &mut bufs.dst_bytes, n) {
+        rep.error = Some(e.to_string());
+        return;
+    }
+    let skip_nan = opts.nan_any && src.is_float();
+    let room = MAX_SHOWN.saturating_sub(rep.first.len());
+    let check = Check {
+        inputs,
+        out: &bufs.out,
+        expected: &bufs.dst_bytes,
+        datum: dd,
+        src,
+        skip_nan,
     };
-    let expected = reference(conv, k.combo.src, k.combo.dst, inputs);
-    let src = k.combo.src;
-    let bad: Vec<Mismatch> = inputs
-        .par_iter()
-        .zip(out.par_iter())
-        .zip(expected.par_iter())
-        .filter_map(|((&input, &got_word), &expected)| {
-            if opts.nan_any && is_nan(src, input) {
-                return None;
-            }
-            let got = dd.bits_of_word(got_word);
-            (got != Some(expected)).then_some(Mismatch {
-                input,
-                expected,
-                got_word,
-                got,
-            })
-        })
-        .collect();
+    let (bad, first) = match db {
+        1 => check.run::<1>(room),
+        2 => check.run::<2>(room),
+        _ => check.run::<4>(room),
+    };
+    rep.first.extend(first);
     if opts.nan_any {
         rep.nan_skipped += inputs.par_iter().filter(|&&b| is_nan(src, b)).count() as u64;
     }
-    rep.inputs += inputs.len() as u64;
-    rep.mismatches += bad.len() as u64;
-    let room = MAX_SHOWN.saturating_sub(rep.first.len());
-    rep.first.extend(bad.into_iter().take(room));
+    rep.inputs += n as u64;
+    rep.mismatches += bad;
 }
 
-/// Reference results (destination patterns) for `inputs`, through the vectorised bulk path.
-pub fn reference(conv: &Converter, src: ElemType, dst: ElemType, inputs: &[u64]) -> Vec<u64> {
-    let sb = src.storage_bytes() as usize;
-    let db = dst.storage_bytes() as usize;
-    let mut src_bytes = vec![0u8; inputs.len() * sb];
-    src_bytes
-        .par_chunks_mut(sb)
+/// Writes each input's low `N` bytes, little-endian (fixed width: no per-element memmove).
+fn fill_le<const N: usize>(bytes: &mut [u8], inputs: &[u64]) {
+    bytes
+        .par_chunks_exact_mut(N)
         .zip(inputs.par_iter())
-        .for_each(|(c, &b)| c.copy_from_slice(&b.to_le_bytes()[..sb]));
-    let mut dst_bytes = vec![0u8; inputs.len() * db];
-    if conv
-        .convert_slice_par(&src_bytes, &mut dst_bytes, inputs.len())
-        .is_err()
-    {
-        // Buffers are sized above; fall back to the element path rather than fail.
-        return inputs.iter().map(|&b| conv.convert_bits(b)).collect();
-    }
-    dst_bytes
-        .par_chunks(db)
-        .map(|c| {
-            let mut w = [0u8; 8];
-            w[..db].copy_from_slice(c);
-            u64::from_le_bytes(w)
+        .for_each(|(c, &b)| {
+            let le = b.to_le_bytes();
+            c.copy_from_slice(&le[..N]);
+        });
+}
+
+/// One block's comparison: simulator outputs against reference bytes.
+struct Check<'a> {
+    inputs: &'a [u64],
+    out: &'a [u32],
+    expected: &'a [u8],
+    datum: pto_runtime::tensix::io::Datum,
+    src: ElemType,
+    skip_nan: bool,
+}
+
+impl Check<'_> {
+    fn mismatch<const N: usize>(&self, input: u64, got_word: u32, exp: &[u8]) -> Option<Mismatch> {
+        if self.skip_nan && is_nan(self.src, input) {
+            return None;
+        }
+        let mut w = [0u8; 8];
+        w[..N].copy_from_slice(&exp[..N]);
+        let expected = u64::from_le_bytes(w);
+        let got = self.datum.bits_of_word(got_word);
+        (got != Some(expected)).then_some(Mismatch {
+            input,
+            expected,
+            got_word,
+            got,
         })
-        .collect()
+    }
+
+    /// (mismatch count, the first `room` mismatches in input order).
+    fn run<const N: usize>(&self, room: usize) -> (u64, Vec<Mismatch>) {
+        let bad = self
+            .inputs
+            .par_iter()
+            .zip(self.out.par_iter())
+            .zip(self.expected.par_chunks_exact(N))
+            .filter(|((&i, &g), e)| self.mismatch::<N>(i, g, e).is_some())
+            .count() as u64;
+        if bad == 0 || room == 0 {
+            return (bad, Vec::new());
+        }
+        let first = self
+            .inputs
+            .iter()
+            .zip(self.out.iter())
+            .zip(self.expected.chunks_exact(N))
+            .filter_map(|((&i, &g), e)| self.mismatch::<N>(i, g, e))
+            .take(room)
+            .collect();
+        (bad, first)
+    }
+}
+
+/// Runs the kernel over `words` into `out` on all cores: the pre-decoded batch path when the
+/// kernel has no drain (plain kernels), else the whole-kernel path (drain and pipeline check).
+fn simulate(k: &TensixKernel, words: &[u32], out: &mut [u32]) -> Result<(), String> {
+    let sk = k.sim_kernel();
+    let rows = KERNEL_DEST.sfpu_rows();
+    if sk.drain.insns.is_empty() {
+        let layout = BatchLayout {
+            load: KERNEL_MOD0,
+            out: KERNEL_MOD0,
+            width: KERNEL_DEST,
+            rows_per_chunk: rows,
+        };
+        run_batch_into(
+            k.arch,
+            kernel_sim_config(),
+            &sk.init,
+            &sk.body,
+            words,
+            layout,
+            out,
+        )
+        .map_err(|e| e.to_string())
+    } else {
+        let got = run_kernel_batch(
+            k.arch,
+            kernel_sim_config(),
+            &sk,
+            1,
+            words,
+            KERNEL_MOD0,
+            KERNEL_MOD0,
+            KERNEL_DEST,
+            rows,
+        )
+        .map_err(|e| e.to_string())?;
+        out.copy_from_slice(&got);
+        Ok(())
+    }
 }
 
 /// The §9 edge list for a 32-bit source type (bit patterns; deduplicated, sorted).
