@@ -61,8 +61,18 @@ pub struct VerifyArgs {
     /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
     #[arg(long, value_enum)]
     pub input_format: Option<FormatArg>,
+    /// Also check that every conversion can be lowered to this backend (E07xx diagnostics;
+    /// no code is emitted).
+    #[arg(long, value_enum)]
+    pub lower_check: Option<LowerCheck>,
     /// Input file, or '-' for stdin.
     pub file: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LowerCheck {
+    /// Tenstorrent Tensix SFPU (`ptoc lower --target tensix`).
+    Tensix,
 }
 
 #[derive(Debug, clap::Args)]

@@ -21,7 +21,6 @@ use std::path::PathBuf;
 
 use pto_runtime::convert::Converter;
 use pto_runtime::tensix::isa::Arch;
-use pto_runtime::tensix::sim::cycle::steady_state;
 use pto_runtime::tensix::sim::kernel::Kernel;
 
 use super::args::ErrorFormat;
@@ -31,8 +30,9 @@ use crate::diag::render::{render_human, render_json};
 use crate::diag::Diagnostic;
 use crate::exec::progress::Progress;
 use crate::lower::tensix::builder::Line;
+use crate::lower::tensix::docs::cycles_per_row;
 use crate::lower::tensix::emit;
-use crate::lower::tensix::prove::{self, kernel_sim_config, ProofOptions, ProofReport};
+use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
 use crate::lower::tensix::{lower_file, Combo, Family, LoweredFile, TensixKernel};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -218,22 +218,6 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
         ));
     }
     s
-}
-
-/// Steady-state SFPU cycles per row (tensix.md §7 cycle model), as text.
-pub fn cycles_per_row(k: &TensixKernel) -> String {
-    let sk = k.sim_kernel();
-    match steady_state(
-        k.arch,
-        kernel_sim_config(),
-        &sk.init,
-        &sk.body,
-        &sk.drain,
-        2,
-    ) {
-        Ok(r) => r.cycles_per_row_text(),
-        Err(e) => format!("? ({e})"),
-    }
 }
 
 pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {

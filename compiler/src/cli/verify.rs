@@ -51,7 +51,25 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         io.out(&text);
         return if ok { EXIT_OK } else { EXIT_ERRORS };
     }
-    let diags = all_diagnostics(&file);
+    let mut diags = all_diagnostics(&file);
+    let mut lowering_failed = false;
+    if a.lower_check == Some(args::LowerCheck::Tensix) && !file.has_errors() {
+        // The Tensix backend's verdict on each conversion (E07xx), without emitting code.
+        let lowered = crate::lower::tensix::lower_file(
+            &bytes,
+            pto_runtime::tensix::isa::Arch::Bh,
+            a.split_input_file,
+            false,
+        );
+        let extra: Vec<Diagnostic> = lowered
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code.as_str().starts_with("E07"))
+            .collect();
+        lowering_failed = extra.iter().any(Diagnostic::is_error);
+        diags.extend(extra);
+        sort_by_position(&mut diags);
+    }
     if !diags.is_empty() || a.error_format == ErrorFormat::Json {
         emit(
             &diags,
@@ -61,7 +79,7 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
             io,
         );
     }
-    if file.has_errors() {
+    if file.has_errors() || lowering_failed {
         EXIT_ERRORS
     } else {
         EXIT_OK

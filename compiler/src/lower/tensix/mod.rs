@@ -19,8 +19,10 @@
 //! the authority on exactness (tests prove every kernel `lower_combo` returns).
 
 pub mod builder;
+pub mod docs;
 pub mod emit;
 pub mod prove;
+pub mod published;
 pub mod rules;
 pub mod schedule;
 
@@ -320,7 +322,7 @@ pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool)
                 Ok(kernel) => out.ops.push(LoweredOp { span, kernel }),
                 Err(e) => {
                     let d = Diagnostic::new(e.code(), e, span).with_help(
-                        "`ptoc lower --report` lists every combination ptoc lowers; the cpu profile's \
+                        "docs/tensix-kernels.md lists every combination ptoc lowers; the cpu profile's \
                          reference interpreter (`ptoc run`) executes all of them",
                     );
                     out.diagnostics.push(d);
