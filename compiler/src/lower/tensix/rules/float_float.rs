@@ -34,7 +34,7 @@ use super::Chosen;
 
 /// Lowers `c` or says why not.
 pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
-    use ElemType::{BF16, F32};
+    use ElemType::{BF16, F16, F32};
     if c.rounding == Rounding::Hybrid {
         return Err(format!(
             "{}: hybrid rounding is not executable (semantics.md §4.1)",
@@ -44,6 +44,11 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     match (c.src, c.dst) {
         (F32, BF16) => Ok(f32_bf16(b, c.rounding, c.sat)),
         (BF16, F32) => Ok(bf16_f32(b, c.sat)),
+        (F16, F32) => Ok(f16_f32(b, c.sat)),
+        (F32 | BF16, F16) => Ok(to_f16(b, c.src, c.rounding, c.sat)),
+        (F16, BF16) => Ok(f16_bf16(b, c.rounding, c.sat)),
+        (F32 | BF16, F32 | BF16) if c.src == c.dst => Ok(fr_f32(b, c.src, c.rounding)),
+        (F16, F16) => Ok(fr_f16(b, c.rounding)),
         _ => Err(format!("{} is not lowered yet", c.describe())),
     }
 }
@@ -94,8 +99,21 @@ fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) {
 }
 
 fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    bf16_core(b, mode, sat);
+    b.store(Reg::L0, "bf16 datum (low half zero)");
+    Chosen::new(
+        "float_float::f32_bf16",
+        &[
+            "starts from the published tensix.md §8.1 integer RNE; fixes NaN (canonical quiet NaN, sign kept), keeps subnormal results (raw INT32 store), adds the other modes and sat ON",
+            "integer rounding of the fp32 pattern at bit 16: the carry moves to the next bf16 value across binades and into ±Inf exactly as §4.3's overflow rule",
+        ],
+    )
+}
+
+/// The f32 pattern in L0 → the bf16 datum in L0 (see `f32_bf16`); uses L1..L7.
+fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
     let (x, t) = (Reg::L0, Reg::L1);
-    b.load(x, "x (fp32 bits)");
     nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000);
     round_at_16(b, x, t, mode);
     let mask = b.constant(0xFFFF_0000, Reg::L5, "bf16 mask");
@@ -123,14 +141,6 @@ fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
         );
         b.op("sfpencc 0, 0, 0, 0", "all lanes");
     }
-    b.store(x, "bf16 datum (low half zero)");
-    Chosen::new(
-        "float_float::f32_bf16",
-        &[
-            "starts from the published tensix.md §8.1 integer RNE; fixes NaN (canonical quiet NaN, sign kept), keeps subnormal results (raw INT32 store), adds the other modes and sat ON",
-            "integer rounding of the fp32 pattern at bit 16: the carry moves to the next bf16 value across binades and into ±Inf exactly as §4.3's overflow rule",
-        ],
-    )
 }
 
 /// Rounds the f32 pattern in `x` at bit 16 per `mode` (low half left as garbage for the mask);
@@ -238,6 +248,328 @@ fn bf16_f32(b: &mut Builder, sat: bool) -> Chosen {
         "float_float::bf16_f32",
         &[
             "new sequence: the bf16 datum is the fp32 value; NaN lanes get the quiet bit (§4.4), sat ON maps ±Inf to ±max",
+        ],
+    )
+}
+
+fn f16_f32(b: &mut Builder, sat: bool) -> Chosen {
+    b.load(Reg::L0, "h (binary16 bits, zero-extended)");
+    f16_core(b, sat);
+    b.store(Reg::L0, "fp32");
+    Chosen::new(
+        "float_float::f16_f32",
+        &[
+            "new sequence: integer rebias of the fp16 pattern (exponent + 112), subnormals through an exact SFPCAST and a power-of-two SFPMULI, Inf/NaN rebuilt (quiet bit set, payload left-aligned, sign kept)",
+        ],
+    )
+}
+
+/// Decodes the binary16 bits in L0 into the exact f32 pattern in L0 (NaN: quiet bit set,
+/// payload left-aligned; sat: ±Inf → ±max); uses L1..L4.
+fn f16_core(b: &mut Builder, sat: bool) {
+    let k = b.constant(
+        0x3800_0000,
+        Reg::L5,
+        "112 << 23: fp16 → fp32 exponent rebias",
+    );
+    copy_shift(b, Reg::L1, Reg::L0, 17, "m = h << 17: sign dropped");
+    b.op(
+        "sfpshft -4, L1, L1, IMM",
+        "m = |h| << 13 (fp32 field positions)",
+    );
+    b.op("sfpshft 16, L0, L0, IMM", "L0: the sign of h in bit 31");
+    b.op("sfpexexp 0, L1, L2, NODEBIAS", "e = fp16 exponent field");
+    b.op(
+        "sfpsetcc 0, L2, 0, LREG_EQ0",
+        "lanes with e = 0 (zero, subnormal)",
+    );
+    b.op(
+        "sfpcast L1, L1, RNE",
+        "m = float(mant << 13): exact (< 2^24)",
+    );
+    b.op(
+        "sfpmuli 0x2d00, L1, 0",
+        "m *= 2^-37: mant * 2^-24, exact (zero stays +0)",
+    );
+    b.op("sfpcompc 0, 0, 0, 0", "lanes with e != 0");
+    b.op(
+        &format!("sfpiadd 0, {}, L1, CC_NONE", l(k)),
+        "exponent += 112 (normal: exact rebias)",
+    );
+    b.op(
+        "sfpiadd -31, L2, L2, IMM|CC_GTE0",
+        "lanes with e = 31 (Inf, NaN)",
+    );
+    b.op("sfpexman 0, L1, L3, PAD9", "t = payload << 13");
+    if sat {
+        b.imm32(Reg::L1, 0x7F7F_FFFF, "max (sat: Inf -> max)");
+    } else {
+        b.imm32(Reg::L1, 0x7F80_0000, "Inf");
+    }
+    b.op(
+        "sfpiadd -1, L3, L4, IMM|CC_GTE0",
+        "lanes with a payload (NaN)",
+    );
+    b.op("sfploadi L1, FLOATB, 0x7fc0", "quiet NaN");
+    b.op("sfpor 0, L3, L1, 0", "payload left-aligned");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpsetsgn 0, L1, L0, 0", "result = |m| with the sign of h");
+}
+
+fn f16_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
+    b.load(Reg::L0, "h (binary16 bits, zero-extended)");
+    f16_core(b, false);
+    bf16_core(b, mode, sat);
+    b.store(Reg::L0, "bf16 datum (low half zero)");
+    Chosen::new(
+        "float_float::f16_bf16",
+        &[
+            "new sequence: exact fp16 → fp32 decode (f16_f32), then the single rounding of f32_bf16 (NaN canonical, sat)",
+        ],
+    )
+}
+
+fn to_f16(b: &mut Builder, src: ElemType, mode: Rounding, sat: bool) -> Chosen {
+    b.load(
+        Reg::L0,
+        if src == ElemType::BF16 {
+            "x (bf16 in the high half: an fp32 value)"
+        } else {
+            "x (fp32 bits)"
+        },
+    );
+    f16_encode(b, mode, sat);
+    b.store(Reg::L2, "binary16 bits, zero-extended");
+    Chosen::new(
+        "float_float::to_f16",
+        &[
+            "new sequence (the published §8.14 fp16a is ties-away, flushes subnormals and has no Inf/NaN): integer rounding of the significand by a per-lane shift (13 for normal results, more for subnormal ones), exponent rebuilt, overflow/Inf/NaN per §4.3",
+        ],
+    )
+}
+
+/// Whether the mode can round a non-zero magnitude below the grid up to one step (then the
+/// f32 subnormal significand must not carry a hidden bit).
+fn rounds_up_tiny(mode: Rounding) -> bool {
+    matches!(mode, Rounding::Floor | Rounding::Ceil | Rounding::Odd)
+}
+
+/// Significand of the f32 pattern in L0 into L2 (hidden bit for normals only when it matters),
+/// biased exponent into L1.
+fn split_f32(b: &mut Builder, mode: Rounding) {
+    b.op("sfpexexp 0, L0, L1, NODEBIAS", "E = biased exponent");
+    b.op(
+        "sfpexman 0, L0, L2, 0",
+        "sig = significand with the hidden bit",
+    );
+    if rounds_up_tiny(mode) {
+        b.op("sfpsetcc 0, L1, 0, LREG_EQ0", "lanes with E = 0");
+        b.op("sfpexman 0, L0, L2, PAD9", "subnormal: no hidden bit");
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+}
+
+/// `L3 = -s`, `L4 = s` from `L3` = a raw (negative) shift, clamped to `-31 ..= hi`.
+fn clamp_shift(b: &mut Builder, hi: i32) {
+    b.op(
+        &format!("sfpiadd {}, L3, L6, IMM|CC_GTE0", -hi),
+        "lanes whose shift is below the minimum",
+    );
+    b.imm32(Reg::L3, hi as u32, "shift = minimum");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpiadd 31, L3, L6, IMM", "lanes whose shift exceeds 31");
+    b.imm32(
+        Reg::L3,
+        (-31i32) as u32,
+        "shift = 31 (same rounding: sig < 2^24)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpabs 0, L3, L4, 0", "s = -(-s)");
+}
+
+/// `L2 = round(L2 >> s)` per `mode` (L3 = -s, L4 = s, 1 <= s <= 31, L2 < 2^24; L0 holds the
+/// sign for FLOOR/CEIL); uses L5..L7.
+fn round_var(b: &mut Builder, mode: Rounding) {
+    let pow = |b: &mut Builder| {
+        b.op("sfploadi L5, USHORT, 1", "p = 1");
+        b.op("sfpshft 0, L4, L5, 0", "p = 2^s");
+    };
+    match mode {
+        Rounding::Trunc => {}
+        Rounding::Round => {
+            pow(b);
+            b.op("sfpshft -1, L5, L5, IMM", "p = 2^(s-1): half");
+            b.op("sfpiadd 0, L5, L2, CC_NONE", "sig += half (ties away)");
+        }
+        Rounding::Rint => {
+            b.op("sfpshft2 2, L3, L6, SHFT_LREG", "t = sig >> s");
+            b.op("sfpshft 31, L6, L6, IMM", "  (keep its LSB)");
+            b.op("sfpshft -31, L6, L6, IMM", "t = LSB of the kept part");
+            b.op("sfpiadd 0, L6, L2, CC_NONE", "sig += LSB");
+            pow(b);
+            b.op("sfpshft -1, L5, L5, IMM", "p = 2^(s-1): half");
+            b.op("sfpiadd 0, L5, L2, CC_NONE", "sig += half");
+            b.op(
+                "sfpiadd -1, L2, L2, IMM|CC_NONE",
+                "sig -= 1: ties go to even",
+            );
+        }
+        Rounding::Floor | Rounding::Ceil => {
+            pow(b);
+            b.op("sfpiadd -1, L5, L5, IMM|CC_NONE", "p = 2^s - 1");
+            if mode == Rounding::Floor {
+                b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x negative");
+            } else {
+                b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x positive");
+            }
+            b.op(
+                "sfpiadd 0, L5, L2, CC_NONE",
+                "sig += 2^s - 1 (away from zero)",
+            );
+            b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        }
+        Rounding::Odd | Rounding::Hybrid => {
+            b.op("sfpmov 0, L2, L5, 0", "keep sig");
+        }
+    }
+    b.op("sfpshft 0, L3, L2, 0", "q = sig >> s");
+    if matches!(mode, Rounding::Odd | Rounding::Hybrid) {
+        b.op("sfpshft2 2, L4, L6, SHFT_LREG", "t = q << s");
+        b.op(
+            "sfpiadd 0, L5, L6, NEG|CC_NONE",
+            "t = sig - (q << s): discarded bits",
+        );
+        b.op(
+            "sfpsetcc 0, L6, 0, LREG_NE0",
+            "lanes with a discarded bit set",
+        );
+        b.op("sfploadi L7, USHORT, 1", "1");
+        b.op("sfpor 0, L7, L2, 0", "q |= 1 (round to odd)");
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+}
+
+/// The f32 pattern in L0 → binary16 bits in L2 (§4.3); L0 is consumed, L1..L7 used.
+fn f16_encode(b: &mut Builder, mode: Rounding, sat: bool) {
+    split_f32(b, mode);
+    b.op(
+        "sfpiadd -126, L1, L3, IMM|CC_NONE",
+        "-s = E - 126: the fp16 grid step is 2^max(E-150+13, -24)",
+    );
+    clamp_shift(b, -13);
+    round_var(b, mode);
+    b.op(
+        "sfpiadd -113, L1, L6, IMM",
+        "base = E - 113; lanes with E < 113",
+    );
+    b.op("sfploadi L6, USHORT, 0", "base = 0 (subnormal results)");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpshft 10, L6, L6, IMM", "base << 10");
+    b.op(
+        "sfpiadd 0, L6, L2, CC_NONE",
+        "r = base + q (the hidden bit and any carry step the exponent)",
+    );
+    copy_shift(b, Reg::L6, Reg::L2, -10, "t = r >> 10");
+    b.op(
+        "sfpiadd -31, L6, L6, IMM|CC_GTE0",
+        "lanes with r >= 0x7C00: overflow",
+    );
+    let away_inf = !sat && matches!(mode, Rounding::Rint | Rounding::Round);
+    b.imm32(
+        Reg::L2,
+        if away_inf { 0x7C00 } else { 0x7BFF },
+        "overflow: Inf (RINT/ROUND) or max (TRUNC/ODD/sat)",
+    );
+    if !sat && matches!(mode, Rounding::Floor | Rounding::Ceil) {
+        if mode == Rounding::Floor {
+            b.op(
+                "sfpsetcc 0, L0, 0, LREG_LT0",
+                "negative lanes (FLOOR -> -Inf)",
+            );
+        } else {
+            b.op(
+                "sfpsetcc 0, L0, 0, LREG_GTE0",
+                "positive lanes (CEIL -> +Inf)",
+            );
+        }
+        b.imm32(Reg::L2, 0x7C00, "Inf");
+    }
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op(
+        "sfpiadd -255, L1, L6, IMM|CC_GTE0",
+        "lanes with E = 255 (Inf, NaN)",
+    );
+    b.imm32(Reg::L2, if sat { 0x7BFF } else { 0x7C00 }, "Inf (sat: max)");
+    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+    b.op(
+        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+        "lanes with a fraction (NaN)",
+    );
+    b.imm32(Reg::L2, 0x7E00, "canonical quiet NaN");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpshft -31, L0, L0, IMM", "sign of x");
+    b.op("sfpshft 15, L0, L0, IMM", "  at bit 15");
+    b.op("sfpor 0, L0, L2, 0", "r |= sign");
+}
+
+fn fr_f32(b: &mut Builder, ty: ElemType, mode: Rounding) -> Chosen {
+    b.load(
+        Reg::L0,
+        if ty == ElemType::BF16 {
+            "x (bf16 in the high half: an fp32 value)"
+        } else {
+            "x (fp32 bits)"
+        },
+    );
+    fr_core(b, mode);
+    b.store(Reg::L0, "integral value, same type");
+    Chosen::new(
+        "float_float::fr_f32",
+        &[
+            "new sequence: the integer part is the significand rounded by a per-lane shift (150 - E), converted back exactly by SFPCAST (< 2^25), sign restored; |x| >= 2^23, Inf kept; NaN canonical. A bf16 value rounds to a bf16 value, so bf16 runs unchanged",
+        ],
+    )
+}
+
+/// Rounds the f32 pattern in L0 to an integral value (FR, §4.3) in L0; L1..L7 used.
+fn fr_core(b: &mut Builder, mode: Rounding) {
+    split_f32(b, mode);
+    b.op(
+        "sfpiadd -150, L1, L3, IMM|CC_NONE",
+        "-s = E - 150 (the fraction bits of sig)",
+    );
+    clamp_shift(b, -1);
+    round_var(b, mode);
+    b.op("sfpcast L2, L2, RNE", "r = float(q): exact (q <= 2^24)");
+    b.op(
+        "sfpiadd -150, L1, L6, IMM|CC_GTE0",
+        "lanes with E >= 150: already integral",
+    );
+    b.op("sfpmov 0, L0, L2, 0", "r = x");
+    b.op("sfpiadd -105, L6, L6, IMM|CC_GTE0", "lanes with E = 255");
+    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+    b.op(
+        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+        "lanes with a fraction (NaN)",
+    );
+    b.op("sfploadi L2, FLOATB, 0x7fc0", "canonical quiet NaN");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op(
+        "sfpsetsgn 0, L2, L0, 0",
+        "result = |r| with the sign of x (-0 kept)",
+    );
+}
+
+fn fr_f16(b: &mut Builder, mode: Rounding) -> Chosen {
+    b.load(Reg::L0, "h (binary16 bits, zero-extended)");
+    f16_core(b, false);
+    fr_core(b, mode);
+    f16_encode(b, Rounding::Trunc, false);
+    b.store(Reg::L2, "binary16 bits, zero-extended");
+    Chosen::new(
+        "float_float::fr_f16",
+        &[
+            "new sequence: exact fp16 → fp32 decode, fr_f32, exact fp32 → fp16 encode (the value is representable, so TRUNC encodes it unchanged)",
         ],
     )
 }
