@@ -1,4 +1,32 @@
-//! float_float rules (placeholder: no combination of this family is lowered yet).
+//! float → float rules (semantics.md §4.3 / §4.4), all in the integer domain on the datum's bit
+//! pattern, so Wormhole and Blackhole run the same arithmetic (no MAD numerics involved).
+//!
+//! ## `f32_bf16` — f32 → bf16, every mode, sat OFF/ON
+//! The bf16 result is the f32 pattern rounded at bit 16 (the bf16 datum is that pattern with a
+//! zero low half). Sequence: NaN lanes are replaced by the canonical quiet NaN with the input's
+//! sign (`|x| + 0x7FFFFF < 0` selects them; SFPSETSGN writes `0x7FC00000` keeping the sign);
+//! then the integer rounding of the pattern at bit 16 (RINT `+0x7FFF + bit16`, ROUND `+0x8000`,
+//! away from zero `+0xFFFF` in the lanes whose sign calls for it (FLOOR of negatives, CEIL of
+//! positives), TRUNC nothing, ODD: bit 16 set in the lanes whose low half is non-zero) and the
+//! mask `& 0xFFFF0000`. Sat ON: lanes whose result is ±Inf get `- 0x10000` (→ ±max).
+//! Exact because the pattern is monotonic in the magnitude: the carry out of the low half moves
+//! to the next bf16 value, across binades, from the largest subnormal to the smallest normal
+//! and from ±max to ±Inf, which is the §4.3 overflow rule of RINT/ROUND/FLOOR/CEIL with sat
+//! OFF; TRUNC/ODD and the non-away side of FLOOR/CEIL never carry into ±Inf (max is odd), so
+//! they stay at ±max as §4.3 asks; ±Inf inputs have a zero low half and stay. RINT: 12
+//! instructions per row (BH; WH 13), the other modes 11–13. Starts from the published §8.1
+//! integer RNE (7 instructions); fixes NaN (canonical, sign kept), keeps subnormal results (raw
+//! INT32 store, no FP16B store flush) and adds sat ON.
+//!
+//! ## `bf16_f32` — bf16 → f32, every mode, sat OFF/ON
+//! The bf16 datum already is the f32 value. Only NaN needs work: the quiet bit is set in NaN
+//! lanes (payload already left-aligned, sign kept, §4.4). Sat ON also turns ±Inf into ±max
+//! (`0x7F800000 - 1 = 0x7F7FFFFF`, sign bit untouched). 6 instructions (sat ON 11).
+//! New sequence (no published one).
+
+use pto_runtime::convert::Rounding;
+use pto_runtime::elem::ElemType;
+use pto_runtime::tensix::isa::{Arch, Reg};
 
 use super::super::builder::Builder;
 use super::super::Combo;
@@ -6,6 +34,542 @@ use super::Chosen;
 
 /// Lowers `c` or says why not.
 pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
-    let _ = b;
-    Err(format!("{} is not lowered yet", c.describe()))
+    use ElemType::{BF16, F16, F32};
+    if c.rounding == Rounding::Hybrid {
+        return Err(format!(
+            "{}: hybrid rounding is not executable (semantics.md §4.1)",
+            c.describe()
+        ));
+    }
+    match (c.src, c.dst) {
+        (F32, BF16) => Ok(f32_bf16(b, c.rounding, c.sat)),
+        (BF16, F32) => Ok(bf16_f32(b, c.sat)),
+        (F16, F32) => Ok(f16_f32(b, c.sat)),
+        (F32 | BF16, F16) => Ok(to_f16(b, c.src, c.rounding, c.sat)),
+        (F16, BF16) => Ok(f16_bf16(b, c.rounding, c.sat)),
+        (F32 | BF16, F32 | BF16) if c.src == c.dst => Ok(fr_f32(b, c.src, c.rounding)),
+        (F16, F16) => Ok(fr_f16(b, c.rounding)),
+        _ => Err(format!("{} is not lowered yet", c.describe())),
+    }
+}
+
+fn l(r: Reg) -> String {
+    format!("L{}", r.0)
+}
+
+/// `dst = src` shifted left by `amt` (right when negative), `src` kept.
+fn copy_shift(b: &mut Builder, dst: Reg, src: Reg, amt: i32, why: &str) {
+    match b.arch() {
+        Arch::Bh => b.op(
+            &format!("sfpshft {amt}, {}, {}, IMM|IMM_USE_VC", l(src), l(dst)),
+            why,
+        ),
+        Arch::Wh => {
+            b.op(&format!("sfpmov 0, {}, {}, 0", l(src), l(dst)), why);
+            b.op(
+                &format!("sfpshft {amt}, {}, {}, IMM", l(dst), l(dst)),
+                "  (shift the copy)",
+            );
+        }
+    }
+}
+
+/// NaN lanes of the f32 pattern in `x` become `sign | canon` (canonical quiet NaN of the
+/// destination written as an f32 pattern); `t` is scratch. All lanes enabled after.
+fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) {
+    let knan = b.constant(
+        0x007F_FFFF,
+        Reg::L7,
+        "0x7FFFFF: |x| + it < 0 exactly for NaN",
+    );
+    let kc = b.constant(canon, Reg::L6, "canonical quiet NaN");
+    b.op(
+        &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
+        "t = |x| (pattern)",
+    );
+    b.op(
+        &format!("sfpiadd 0, {}, {}, CC_LT0", l(knan), l(t)),
+        "t = |x| + 0x7FFFFF; lanes with t < 0: NaN",
+    );
+    b.op(
+        &format!("sfpsetsgn 0, {}, {}, 0", l(kc), l(x)),
+        "x = canonical qNaN, sign of x kept",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+}
+
+fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    bf16_core(b, mode, sat);
+    b.store(Reg::L0, "bf16 datum (low half zero)");
+    Chosen::new(
+        "float_float::f32_bf16",
+        &[
+            "starts from the published tensix.md §8.1 integer RNE; fixes NaN (canonical quiet NaN, sign kept), keeps subnormal results (raw INT32 store), adds the other modes and sat ON",
+            "integer rounding of the fp32 pattern at bit 16: the carry moves to the next bf16 value across binades and into ±Inf exactly as §4.3's overflow rule",
+        ],
+    )
+}
+
+/// The f32 pattern in L0 → the bf16 datum in L0 (see `f32_bf16`); uses L1..L7.
+fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
+    let (x, t) = (Reg::L0, Reg::L1);
+    nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000);
+    round_at_16(b, x, t, mode);
+    let mask = b.constant(0xFFFF_0000, Reg::L5, "bf16 mask");
+    b.op(
+        &format!("sfpand 0, {}, {}, 0", l(mask), l(x)),
+        "drop the low half",
+    );
+    if sat {
+        let kinf = b.constant(0x7F80_0000, Reg::L4, "+Inf pattern");
+        b.op(
+            &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
+            "t = |r|",
+        );
+        b.op(
+            &format!("sfpxor 0, {}, {}, 0", l(kinf), l(t)),
+            "t = |r| ^ Inf",
+        );
+        b.op(
+            &format!("sfpsetcc 0, {}, 0, LREG_EQ0", l(t)),
+            "lanes with r = ±Inf",
+        );
+        b.op(
+            &format!("sfpiadd 0, {}, {}, CC_NONE", l(mask), l(x)),
+            "r -= 0x10000: ±Inf -> ±max (sat)",
+        );
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+}
+
+/// Rounds the f32 pattern in `x` at bit 16 per `mode` (low half left as garbage for the mask);
+/// `t` is scratch. All lanes enabled on entry and exit.
+fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding) {
+    match mode {
+        Rounding::Trunc => {}
+        Rounding::Rint => {
+            copy_shift(b, t, x, 15, "t = x << 15: bit 16 of x in the sign");
+            b.op(
+                &format!("sfpshft -31, {}, {}, IMM", l(t), l(t)),
+                "t = bit 16 of x (LSB of the kept part)",
+            );
+            let k = b.constant(0x7FFF, Reg::L3, "0x7FFF (RNE: half minus one)");
+            b.op(
+                &format!("sfpiadd 0, {}, {}, CC_NONE", l(k), l(x)),
+                "x += 0x7FFF",
+            );
+            b.op(
+                &format!("sfpiadd 0, {}, {}, CC_NONE", l(t), l(x)),
+                "x += LSB: ties go to even",
+            );
+        }
+        Rounding::Round => {
+            let k = b.constant(0x8000, Reg::L3, "0x8000 (half)");
+            b.op(
+                &format!("sfpiadd 0, {}, {}, CC_NONE", l(k), l(x)),
+                "x += 0x8000: ties away from zero",
+            );
+        }
+        Rounding::Floor | Rounding::Ceil => {
+            let k = b.constant(0xFFFF, Reg::L3, "0xFFFF (away from zero)");
+            let cond = if mode == Rounding::Floor {
+                ("LREG_LT0", "lanes with x negative (FLOOR rounds away)")
+            } else {
+                ("LREG_GTE0", "lanes with x positive (CEIL rounds away)")
+            };
+            b.op(&format!("sfpsetcc 0, {}, 0, {}", l(x), cond.0), cond.1);
+            b.op(
+                &format!("sfpiadd 0, {}, {}, CC_NONE", l(k), l(x)),
+                "x += 0xFFFF: any discarded bit carries",
+            );
+            b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        }
+        Rounding::Odd | Rounding::Hybrid => {
+            copy_shift(b, t, x, 16, "t = low half of x, at the top");
+            b.op(
+                &format!("sfpsetcc 0, {}, 0, LREG_NE0", l(t)),
+                "lanes with a discarded bit set",
+            );
+            let k = b.constant(0x1_0000, Reg::L3, "bit 16 (LSB of the kept part)");
+            b.op(
+                &format!("sfpor 0, {}, {}, 0", l(k), l(x)),
+                "x |= LSB (round to odd)",
+            );
+            b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        }
+    }
+}
+
+fn bf16_f32(b: &mut Builder, sat: bool) -> Chosen {
+    let (x, t) = (Reg::L0, Reg::L1);
+    b.load(x, "x (bf16 in the high half: an fp32 value)");
+    let knan = b.constant(
+        0x007F_FFFF,
+        Reg::L7,
+        "0x7FFFFF: |x| + it < 0 exactly for NaN",
+    );
+    let kq = b.constant(0x0040_0000, Reg::L6, "quiet bit");
+    b.op(
+        &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
+        "t = |x| (pattern)",
+    );
+    b.op(
+        &format!("sfpiadd 0, {}, {}, CC_LT0", l(knan), l(t)),
+        "t = |x| + 0x7FFFFF; lanes with t < 0: NaN",
+    );
+    b.op(
+        &format!("sfpor 0, {}, {}, 0", l(kq), l(x)),
+        "NaN: set the quiet bit (payload and sign kept)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    if sat {
+        let kinf = b.constant(0x7F80_0000, Reg::L5, "+Inf pattern");
+        b.op(
+            &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
+            "t = |x|",
+        );
+        b.op(
+            &format!("sfpxor 0, {}, {}, 0", l(kinf), l(t)),
+            "t = |x| ^ Inf",
+        );
+        b.op(
+            &format!("sfpsetcc 0, {}, 0, LREG_EQ0", l(t)),
+            "lanes with x = ±Inf",
+        );
+        b.op(
+            &format!("sfpiadd -1, {}, {}, IMM|CC_NONE", l(x), l(x)),
+            "±Inf - 1 = ±max (sat)",
+        );
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+    b.store(x, "fp32");
+    Chosen::new(
+        "float_float::bf16_f32",
+        &[
+            "new sequence: the bf16 datum is the fp32 value; NaN lanes get the quiet bit (§4.4), sat ON maps ±Inf to ±max",
+        ],
+    )
+}
+
+fn f16_f32(b: &mut Builder, sat: bool) -> Chosen {
+    b.load(Reg::L0, "h (binary16 bits, zero-extended)");
+    f16_core(b, sat);
+    b.store(Reg::L0, "fp32");
+    Chosen::new(
+        "float_float::f16_f32",
+        &[
+            "new sequence: integer rebias of the fp16 pattern (exponent + 112), subnormals through an exact SFPCAST and a power-of-two SFPMULI, Inf/NaN rebuilt (quiet bit set, payload left-aligned, sign kept)",
+        ],
+    )
+}
+
+/// Decodes the binary16 bits in L0 into the exact f32 pattern in L0 (NaN: quiet bit set,
+/// payload left-aligned; sat: ±Inf → ±max); uses L1..L4.
+fn f16_core(b: &mut Builder, sat: bool) {
+    let k = b.constant(
+        0x3800_0000,
+        Reg::L5,
+        "112 << 23: fp16 → fp32 exponent rebias",
+    );
+    copy_shift(b, Reg::L1, Reg::L0, 17, "m = h << 17: sign dropped");
+    b.op(
+        "sfpshft -4, L1, L1, IMM",
+        "m = |h| << 13 (fp32 field positions)",
+    );
+    b.op("sfpshft 16, L0, L0, IMM", "L0: the sign of h in bit 31");
+    b.op("sfpexexp 0, L1, L2, NODEBIAS", "e = fp16 exponent field");
+    b.op(
+        "sfpsetcc 0, L2, 0, LREG_EQ0",
+        "lanes with e = 0 (zero, subnormal)",
+    );
+    b.op(
+        "sfpcast L1, L1, RNE",
+        "m = float(mant << 13): exact (< 2^24)",
+    );
+    b.op(
+        "sfpmuli 0x2d00, L1, 0",
+        "m *= 2^-37: mant * 2^-24, exact (zero stays +0)",
+    );
+    b.op("sfpcompc 0, 0, 0, 0", "lanes with e != 0");
+    b.op(
+        &format!("sfpiadd 0, {}, L1, CC_NONE", l(k)),
+        "exponent += 112 (normal: exact rebias)",
+    );
+    b.op(
+        "sfpiadd -31, L2, L2, IMM|CC_GTE0",
+        "lanes with e = 31 (Inf, NaN)",
+    );
+    b.op("sfpexman 0, L1, L3, PAD9", "t = payload << 13");
+    if sat {
+        b.imm32(Reg::L1, 0x7F7F_FFFF, "max (sat: Inf -> max)");
+    } else {
+        b.imm32(Reg::L1, 0x7F80_0000, "Inf");
+    }
+    b.op(
+        "sfpiadd -1, L3, L4, IMM|CC_GTE0",
+        "lanes with a payload (NaN)",
+    );
+    b.op("sfploadi L1, FLOATB, 0x7fc0", "quiet NaN");
+    b.op("sfpor 0, L3, L1, 0", "payload left-aligned");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpsetsgn 0, L1, L0, 0", "result = |m| with the sign of h");
+}
+
+fn f16_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
+    b.load(Reg::L0, "h (binary16 bits, zero-extended)");
+    f16_core(b, false);
+    bf16_core(b, mode, sat);
+    b.store(Reg::L0, "bf16 datum (low half zero)");
+    Chosen::new(
+        "float_float::f16_bf16",
+        &[
+            "new sequence: exact fp16 → fp32 decode (f16_f32), then the single rounding of f32_bf16 (NaN canonical, sat)",
+        ],
+    )
+}
+
+fn to_f16(b: &mut Builder, src: ElemType, mode: Rounding, sat: bool) -> Chosen {
+    b.load(
+        Reg::L0,
+        if src == ElemType::BF16 {
+            "x (bf16 in the high half: an fp32 value)"
+        } else {
+            "x (fp32 bits)"
+        },
+    );
+    f16_encode(b, mode, sat);
+    b.store(Reg::L2, "binary16 bits, zero-extended");
+    Chosen::new(
+        "float_float::to_f16",
+        &[
+            "new sequence (the published §8.14 fp16a is ties-away, flushes subnormals and has no Inf/NaN): integer rounding of the significand by a per-lane shift (13 for normal results, more for subnormal ones), exponent rebuilt, overflow/Inf/NaN per §4.3",
+        ],
+    )
+}
+
+/// Whether the mode can round a non-zero magnitude below the grid up to one step (then the
+/// f32 subnormal significand must not carry a hidden bit).
+fn rounds_up_tiny(mode: Rounding) -> bool {
+    matches!(mode, Rounding::Floor | Rounding::Ceil | Rounding::Odd)
+}
+
+/// Significand of the f32 pattern in L0 into L2 (hidden bit for normals only when it matters),
+/// biased exponent into L1.
+fn split_f32(b: &mut Builder, mode: Rounding) {
+    b.op("sfpexexp 0, L0, L1, NODEBIAS", "E = biased exponent");
+    b.op(
+        "sfpexman 0, L0, L2, 0",
+        "sig = significand with the hidden bit",
+    );
+    if rounds_up_tiny(mode) {
+        b.op("sfpsetcc 0, L1, 0, LREG_EQ0", "lanes with E = 0");
+        b.op("sfpexman 0, L0, L2, PAD9", "subnormal: no hidden bit");
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+}
+
+/// `L3 = -s`, `L4 = s` from `L3` = a raw (negative) shift, clamped to `-31 ..= hi`.
+fn clamp_shift(b: &mut Builder, hi: i32) {
+    b.op(
+        &format!("sfpiadd {}, L3, L6, IMM|CC_GTE0", -hi),
+        "lanes whose shift is below the minimum",
+    );
+    b.imm32(Reg::L3, hi as u32, "shift = minimum");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpiadd 31, L3, L6, IMM", "lanes whose shift exceeds 31");
+    b.imm32(
+        Reg::L3,
+        (-31i32) as u32,
+        "shift = 31 (same rounding: sig < 2^24)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpabs 0, L3, L4, 0", "s = -(-s)");
+}
+
+/// `L2 = round(L2 >> s)` per `mode` (L3 = -s, L4 = s, 1 <= s <= 31, L2 < 2^24; L0 holds the
+/// sign for FLOOR/CEIL); uses L5..L7.
+fn round_var(b: &mut Builder, mode: Rounding) {
+    let pow = |b: &mut Builder| {
+        b.op("sfploadi L5, USHORT, 1", "p = 1");
+        b.op("sfpshft 0, L4, L5, 0", "p = 2^s");
+    };
+    match mode {
+        Rounding::Trunc => {}
+        Rounding::Round => {
+            pow(b);
+            b.op("sfpshft -1, L5, L5, IMM", "p = 2^(s-1): half");
+            b.op("sfpiadd 0, L5, L2, CC_NONE", "sig += half (ties away)");
+        }
+        Rounding::Rint => {
+            b.op("sfpshft2 2, L3, L6, SHFT_LREG", "t = sig >> s");
+            b.op("sfpshft 31, L6, L6, IMM", "  (keep its LSB)");
+            b.op("sfpshft -31, L6, L6, IMM", "t = LSB of the kept part");
+            b.op("sfpiadd 0, L6, L2, CC_NONE", "sig += LSB");
+            pow(b);
+            b.op("sfpshft -1, L5, L5, IMM", "p = 2^(s-1): half");
+            b.op("sfpiadd 0, L5, L2, CC_NONE", "sig += half");
+            b.op(
+                "sfpiadd -1, L2, L2, IMM|CC_NONE",
+                "sig -= 1: ties go to even",
+            );
+        }
+        Rounding::Floor | Rounding::Ceil => {
+            pow(b);
+            b.op("sfpiadd -1, L5, L5, IMM|CC_NONE", "p = 2^s - 1");
+            if mode == Rounding::Floor {
+                b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x negative");
+            } else {
+                b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x positive");
+            }
+            b.op(
+                "sfpiadd 0, L5, L2, CC_NONE",
+                "sig += 2^s - 1 (away from zero)",
+            );
+            b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        }
+        Rounding::Odd | Rounding::Hybrid => {
+            b.op("sfpmov 0, L2, L5, 0", "keep sig");
+        }
+    }
+    b.op("sfpshft 0, L3, L2, 0", "q = sig >> s");
+    if matches!(mode, Rounding::Odd | Rounding::Hybrid) {
+        b.op("sfpshft2 2, L4, L6, SHFT_LREG", "t = q << s");
+        b.op(
+            "sfpiadd 0, L5, L6, NEG|CC_NONE",
+            "t = sig - (q << s): discarded bits",
+        );
+        b.op(
+            "sfpsetcc 0, L6, 0, LREG_NE0",
+            "lanes with a discarded bit set",
+        );
+        b.op("sfploadi L7, USHORT, 1", "1");
+        b.op("sfpor 0, L7, L2, 0", "q |= 1 (round to odd)");
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+}
+
+/// The f32 pattern in L0 → binary16 bits in L2 (§4.3); L0 is consumed, L1..L7 used.
+fn f16_encode(b: &mut Builder, mode: Rounding, sat: bool) {
+    split_f32(b, mode);
+    b.op(
+        "sfpiadd -126, L1, L3, IMM|CC_NONE",
+        "-s = E - 126: the fp16 grid step is 2^max(E-150+13, -24)",
+    );
+    clamp_shift(b, -13);
+    round_var(b, mode);
+    b.op(
+        "sfpiadd -113, L1, L6, IMM",
+        "base = E - 113; lanes with E < 113",
+    );
+    b.op("sfploadi L6, USHORT, 0", "base = 0 (subnormal results)");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpshft 10, L6, L6, IMM", "base << 10");
+    b.op(
+        "sfpiadd 0, L6, L2, CC_NONE",
+        "r = base + q (the hidden bit and any carry step the exponent)",
+    );
+    copy_shift(b, Reg::L6, Reg::L2, -10, "t = r >> 10");
+    b.op(
+        "sfpiadd -31, L6, L6, IMM|CC_GTE0",
+        "lanes with r >= 0x7C00: overflow",
+    );
+    let away_inf = !sat && matches!(mode, Rounding::Rint | Rounding::Round);
+    b.imm32(
+        Reg::L2,
+        if away_inf { 0x7C00 } else { 0x7BFF },
+        "overflow: Inf (RINT/ROUND) or max (TRUNC/ODD/sat)",
+    );
+    if !sat && matches!(mode, Rounding::Floor | Rounding::Ceil) {
+        if mode == Rounding::Floor {
+            b.op(
+                "sfpsetcc 0, L0, 0, LREG_LT0",
+                "negative lanes (FLOOR -> -Inf)",
+            );
+        } else {
+            b.op(
+                "sfpsetcc 0, L0, 0, LREG_GTE0",
+                "positive lanes (CEIL -> +Inf)",
+            );
+        }
+        b.imm32(Reg::L2, 0x7C00, "Inf");
+    }
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op(
+        "sfpiadd -255, L1, L6, IMM|CC_GTE0",
+        "lanes with E = 255 (Inf, NaN)",
+    );
+    b.imm32(Reg::L2, if sat { 0x7BFF } else { 0x7C00 }, "Inf (sat: max)");
+    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+    b.op(
+        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+        "lanes with a fraction (NaN)",
+    );
+    b.imm32(Reg::L2, 0x7E00, "canonical quiet NaN");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpshft -31, L0, L0, IMM", "sign of x");
+    b.op("sfpshft 15, L0, L0, IMM", "  at bit 15");
+    b.op("sfpor 0, L0, L2, 0", "r |= sign");
+}
+
+fn fr_f32(b: &mut Builder, ty: ElemType, mode: Rounding) -> Chosen {
+    b.load(
+        Reg::L0,
+        if ty == ElemType::BF16 {
+            "x (bf16 in the high half: an fp32 value)"
+        } else {
+            "x (fp32 bits)"
+        },
+    );
+    fr_core(b, mode);
+    b.store(Reg::L0, "integral value, same type");
+    Chosen::new(
+        "float_float::fr_f32",
+        &[
+            "new sequence: the integer part is the significand rounded by a per-lane shift (150 - E), converted back exactly by SFPCAST (< 2^25), sign restored; |x| >= 2^23, Inf kept; NaN canonical. A bf16 value rounds to a bf16 value, so bf16 runs unchanged",
+        ],
+    )
+}
+
+/// Rounds the f32 pattern in L0 to an integral value (FR, §4.3) in L0; L1..L7 used.
+fn fr_core(b: &mut Builder, mode: Rounding) {
+    split_f32(b, mode);
+    b.op(
+        "sfpiadd -150, L1, L3, IMM|CC_NONE",
+        "-s = E - 150 (the fraction bits of sig)",
+    );
+    clamp_shift(b, -1);
+    round_var(b, mode);
+    b.op("sfpcast L2, L2, RNE", "r = float(q): exact (q <= 2^24)");
+    b.op(
+        "sfpiadd -150, L1, L6, IMM|CC_GTE0",
+        "lanes with E >= 150: already integral",
+    );
+    b.op("sfpmov 0, L0, L2, 0", "r = x");
+    b.op("sfpiadd -105, L6, L6, IMM|CC_GTE0", "lanes with E = 255");
+    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+    b.op(
+        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+        "lanes with a fraction (NaN)",
+    );
+    b.op("sfploadi L2, FLOATB, 0x7fc0", "canonical quiet NaN");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op(
+        "sfpsetsgn 0, L2, L0, 0",
+        "result = |r| with the sign of x (-0 kept)",
+    );
+}
+
+fn fr_f16(b: &mut Builder, mode: Rounding) -> Chosen {
+    b.load(Reg::L0, "h (binary16 bits, zero-extended)");
+    f16_core(b, false);
+    fr_core(b, mode);
+    f16_encode(b, Rounding::Trunc, false);
+    b.store(Reg::L2, "binary16 bits, zero-extended");
+    Chosen::new(
+        "float_float::fr_f16",
+        &[
+            "new sequence: exact fp16 → fp32 decode, fr_f32, exact fp32 → fp16 encode (the value is representable, so TRUNC encodes it unchanged)",
+        ],
+    )
 }

@@ -5,9 +5,42 @@
 //! SFPIADD flags, mantissa shift, two's complement negation. Exact because the reference's
 //! sat-OFF rule for i32 is `cvttss2si` (NaN, ±Inf and |x| ≥ 2^31 → INT_MIN), which is what the
 //! sequence computes; a bf16 datum is an f32 value with a zero low half, so it runs unchanged.
+//!
+//! ## `general` — f32/bf16/f16 → i32/ui32/i16/ui16/i8/ui8, every mode, sat ON and OFF
+//! New (no published sequence covers the modes other than TRUNC or the sat rules exactly).
+//! 24–38 instructions per row (= c/row, integer ops only, no MAD, so no NOPs on Wormhole);
+//! e.g. f32 → i32 RINT sat OFF 25, f32 → ui16 ROUND sat ON 30, f16 → i8 ODD sat OFF 29.
+//! Sequence in words:
+//! 1. Decode: `F = significand·2^7` (< 2^31) and `nv = E − 30`, so that |x| = F·2^nv and the
+//!    integer part is `F >> −nv`. f16 is first moved to the f32 field positions with a sign
+//!    shift (`h << 16`, whose bit 31 is the sign the later tests read) and `|h| << 13`
+//!    (exponent bias 15, corrected in `nv`).
+//! 2. |x| < 0.5 (E ≤ −2, incl. zeros and every denormal): `nv = −31` and `F = |x|` bits
+//!    (< 2^30, non-zero iff x ≠ 0), so every mode below yields 0, or 1 when the mode rounds a
+//!    non-zero value away from zero — the right result.
+//! 3. Round the magnitude right by `v = −nv ∈ [0, 31]` with the integer rule of the mode:
+//!    `P = 1 << v`; TRUNC adds nothing; away-from-zero (CEIL on x ≥ 0, FLOOR on x < 0) adds
+//!    `P − 1`; ROUND adds `P >> 1`; RINT adds `(P − 1 + ((F >> v) & 1)) >> 1`; ODD ORs the
+//!    sticky bit `(F & (P − 1)) ≠ 0` into `F >> v`. No sum wraps (F < 2^31, bias < 2^31), and
+//!    v = 0 adds nothing.
+//! 4. Range (lanes with E ≥ 31, or f16 Inf/NaN, selected by an SFPIADD flag on `nv`; NaN
+//!    lanes narrowed further by `0x7F800000 − |x| < 0` or a non-zero f16 mantissa):
+//!    sat OFF: i32 → INT_MIN; via i32 (16/8-bit) → 0 (the low bits of INT_MIN); ui32 (the i64
+//!    rule) → `(m << (E − 23)) mod 2^32` for E ≤ 54, else 0. sat ON: a large positive magnitude
+//!    that the clamp turns into max/min, ui32 → `m << 8` (E = 31) or UINT_MAX, i32 → INT_MIN
+//!    (turned into INT_MAX for x ≥ 0 after the negation), NaN → 0.
+//! 5. Sign: two's complement negation in lanes with x < 0 (unsigned sat ON: those lanes → 0).
+//! 6. sat ON: clamp with flag-writing SFPIADDs against max+1 / min; sat OFF 16/8-bit: the
+//!    canonical datum (zero-extension by AND; sign-extension by `((r + 2^(N−1)) & mask) −
+//!    2^(N−1)` on Wormhole, shift left + arithmetic shift right on Blackhole).
+//!
+//! Exact because every step is an integer identity on the exact value `F·2^nv`: the rounding
+//! of step 3 is the definition of each mode on the discarded bits, and steps 4–6 are the
+//! reference's range rules (semantics.md §4.2.1, §4.2.2) case by case. The prover checks it.
 
 use pto_runtime::convert::Rounding;
 use pto_runtime::elem::ElemType;
+use pto_runtime::tensix::isa::{Arch, Reg};
 
 use super::super::builder::Builder;
 use super::super::Combo;
@@ -16,14 +49,29 @@ use super::Chosen;
 /// Lowers `c` or says why not.
 pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     let f32_like = matches!(c.src, ElemType::F32 | ElemType::BF16);
+    if !f32_like && c.src != ElemType::F16 {
+        return Err(format!("{} is not a float source", c.src.ir_name()));
+    }
+    let dst_ok = matches!(
+        c.dst,
+        ElemType::I32 | ElemType::U32 | ElemType::I16 | ElemType::U16 | ElemType::I8 | ElemType::U8
+    );
+    if !dst_ok {
+        return Err(format!("{} is not an integer destination", c.dst.ir_name()));
+    }
+    if !Rounding::EXECUTABLE.contains(&c.rounding) {
+        return Err(format!(
+            "rounding mode {} is not executable",
+            c.rounding.name()
+        ));
+    }
     if f32_like && c.dst == ElemType::I32 && c.rounding == Rounding::Trunc && !c.sat {
         return Ok(trunc_i32(b));
     }
-    Err(format!("{} is not lowered yet", c.describe()))
+    Ok(general(c, b))
 }
 
 fn trunc_i32(b: &mut Builder) -> Chosen {
-    use pto_runtime::tensix::isa::Reg;
     b.load(Reg::L0, "x (fp32 bits)");
     b.op("sfploadi L1, USHORT, 0", "result = 0 (|x| < 1)");
     b.op(
@@ -56,4 +104,393 @@ fn trunc_i32(b: &mut Builder) -> Chosen {
         "float_int::trunc_i32",
         &["published tensix.md §8.2 sequence, unchanged (already the reference's sat-OFF rule)"],
     )
+}
+
+/// Bits and range of an integer destination.
+fn int_info(dst: ElemType) -> (u32, bool) {
+    match dst {
+        ElemType::I32 => (32, true),
+        ElemType::U32 => (32, false),
+        ElemType::I16 => (16, true),
+        ElemType::U16 => (16, false),
+        ElemType::I8 => (8, true),
+        _ => (8, false),
+    }
+}
+
+/// Register roles of the general rule.
+/// L0 x (sign in bit 31), L1 F → result, L2 nv, L3 v, L4 scratch (bias, flag results),
+/// L5 f16 magnitude y, L6 RINT scratch, L7 fallback constant scratch.
+struct Gen {
+    f16: bool,
+}
+
+impl Gen {
+    /// Register holding the f32-positioned fields of |x| (exexp / exman source).
+    fn fields(&self) -> &'static str {
+        if self.f16 {
+            "L5"
+        } else {
+            "L0"
+        }
+    }
+
+    /// Enables the lanes where the datum is out of the core's range: E ≥ 31 (f32/bf16), or
+    /// Inf/NaN (f16, whose finite values stay below 2^16).
+    fn big(&self, b: &mut Builder) {
+        if self.f16 {
+            b.op(
+                "sfpiadd 14, L2, L4, IMM|CC_GTE0",
+                "lanes with E >= 16: f16 Inf/NaN",
+            );
+        } else {
+            b.op(
+                "sfpiadd -1, L2, L4, IMM|CC_GTE0",
+                "lanes with E >= 31: |x| >= 2^31, Inf, NaN",
+            );
+        }
+    }
+
+    /// Narrows the enabled (big) lanes to the NaN ones.
+    fn nan(&self, b: &mut Builder) {
+        if self.f16 {
+            b.op("sfpexman 0, L5, L4, PAD9", "f16 mantissa (Inf: 0)");
+            b.op("sfpsetcc 0, L4, 0, LREG_NE0", "lanes with NaN");
+        } else {
+            let k = b.constant(0x7F80_0000, Reg::L7, "+Inf bits");
+            b.op("sfpsetsgn 0, L0, L4, ARG_IMM", "|x| bits");
+            b.op(
+                &format!("sfpiadd 0, L{}, L4, NEG", k.0),
+                "0x7F800000 - |x|; lanes with NaN (< 0)",
+            );
+        }
+    }
+
+    fn all(&self, b: &mut Builder) {
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
+
+    fn negate(&self, b: &mut Builder) {
+        b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
+        b.op("sfpiadd 0, L9, L1, NEG|CC_NONE", "r = 0 - r");
+        self.all(b);
+    }
+}
+
+fn general(c: &Combo, b: &mut Builder) -> Chosen {
+    let g = Gen {
+        f16: c.src == ElemType::F16,
+    };
+    let mode = c.rounding;
+    let (bits, signed) = int_info(c.dst);
+
+    // 1. Decode.
+    b.load(Reg::L0, "x");
+    if g.f16 {
+        b.op(
+            "sfpshft 16, L0, L0, IMM",
+            "h << 16: the f16 sign in bit 31 for the sign tests",
+        );
+        b.op("sfpsetsgn 0, L0, L5, ARG_IMM", "|h| << 16");
+        b.op(
+            "sfpshft -3, L5, L5, IMM",
+            "y = |h| << 13: f16 fields at the f32 positions (bias 15)",
+        );
+    }
+    let f = g.fields();
+    b.op(
+        &format!("sfpexman 0, {f}, L1, 0"),
+        "m = significand with the hidden bit",
+    );
+    b.op("sfpshft 7, L1, L1, IMM", "F = m << 7 (< 2^31)");
+    b.op(&format!("sfpexexp 0, {f}, L2, 0"), "unbiased exponent");
+    if g.f16 {
+        b.op(
+            "sfpiadd 82, L2, L2, IMM|CC_NONE",
+            "nv = E - 30 (y's exponent is E - 112): |x| = F * 2^nv",
+        );
+    } else {
+        b.op(
+            "sfpiadd -30, L2, L2, IMM|CC_NONE",
+            "nv = E - 30: |x| = F * 2^nv",
+        );
+    }
+
+    // 2. |x| < 0.5.
+    b.op(
+        "sfpiadd 31, L2, L4, IMM",
+        "lanes with nv < -31 (E <= -2: |x| < 0.5, zeros, denormals)",
+    );
+    let sticky_small = matches!(mode, Rounding::Odd | Rounding::Floor | Rounding::Ceil);
+    if mode != Rounding::Trunc {
+        b.op(
+            "sfploadi L2, SHORT, 0xffe1",
+            "nv = -31 (shift amounts stay below 32)",
+        );
+    }
+    if sticky_small {
+        if g.f16 {
+            b.op(
+                "sfpmov 0, L5, L1, 0",
+                "F = y (< 2^28, non-zero iff x != 0): rounds to 0 or 1",
+            );
+        } else {
+            b.op(
+                "sfpsetsgn 0, L0, L1, ARG_IMM",
+                "F = |x| bits (< 2^30, non-zero iff x != 0): rounds to 0 or 1",
+            );
+        }
+    } else {
+        b.op("sfploadi L1, USHORT, 0", "F = 0 (the result is 0)");
+    }
+    g.all(b);
+
+    // 3. Round right by v = -nv.
+    if mode != Rounding::Trunc {
+        b.op("sfpmov 0, L2, L3, 0", "copy nv");
+        b.op(
+            "sfpiadd 0, L9, L3, NEG|CC_NONE",
+            "v = -nv in [0, 31]: the bits below the integer point",
+        );
+        b.op("sfploadi L4, USHORT, 1", "1");
+        b.op("sfpshft 0, L3, L4, 0", "P = 2^v");
+    }
+    match mode {
+        Rounding::Trunc => {}
+        Rounding::Round => {
+            b.op("sfpshft -1, L4, L4, IMM", "half = P >> 1 (0 when v = 0)");
+            b.op("sfpiadd 0, L4, L1, CC_NONE", "F += half (ties away)");
+        }
+        Rounding::Floor | Rounding::Ceil => {
+            b.op("sfpiadd -1, L4, L4, IMM|CC_NONE", "A = P - 1");
+            if mode == Rounding::Floor {
+                b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0 (away)");
+            } else {
+                b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0 (away)");
+            }
+            b.op("sfpiadd 0, L4, L1, CC_NONE", "F += A (up in magnitude)");
+            g.all(b);
+        }
+        Rounding::Rint => {
+            let one = b.constant(1, Reg::L7, "1");
+            b.op("sfpiadd -1, L4, L4, IMM|CC_NONE", "A = P - 1");
+            b.op("sfpmov 0, L1, L6, 0", "copy F");
+            b.op("sfpshft 0, L2, L6, 0", "F >> v");
+            b.op(
+                &format!("sfpand 0, L{}, L6, 0", one.0),
+                "lsb of the truncation",
+            );
+            b.op("sfpiadd 0, L6, L4, CC_NONE", "A + lsb");
+            b.op(
+                "sfpshft -1, L4, L4, IMM",
+                "(A + lsb) >> 1: half - 1, or half when the truncation is odd",
+            );
+            b.op("sfpiadd 0, L4, L1, CC_NONE", "F += bias (ties to even)");
+        }
+        _ => {
+            // ODD
+            b.op("sfpiadd -1, L4, L4, IMM|CC_NONE", "A = P - 1");
+            b.op("sfpand 0, L1, L4, 0", "discarded bits F & A");
+            b.op(
+                "sfpiadd 0, L9, L4, NEG|CC_NONE",
+                "-(F & A): negative iff inexact",
+            );
+            b.op("sfpshft -31, L4, L4, IMM", "sticky bit");
+        }
+    }
+    b.op(
+        "sfpshft 0, L2, L1, 0",
+        "R = F >> v (rounded magnitude; E >= 31 lanes: garbage, replaced below)",
+    );
+    if mode == Rounding::Odd {
+        b.op("sfpor 0, L4, L1, 0", "R |= sticky (round to odd)");
+    }
+
+    // 4.–6. Range, sign, canonical datum.
+    match (c.dst, c.sat) {
+        (ElemType::I32, false) => {
+            g.big(b);
+            b.op("sfploadi L1, FLOATB, 0x8000", "INT_MIN (x86 rule)");
+            g.all(b);
+            g.negate(b);
+        }
+        (ElemType::I32, true) => {
+            g.big(b);
+            b.op(
+                "sfploadi L1, FLOATB, 0x8000",
+                "INT_MIN (stays INT_MIN when negated)",
+            );
+            g.nan(b);
+            b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+            g.all(b);
+            g.negate(b);
+            b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
+            b.op("sfpsetcc 0, L1, 0, LREG_LT0", "... whose result is INT_MIN");
+            b.op("sfpiadd -1, L1, L1, IMM|CC_NONE", "INT_MAX");
+            g.all(b);
+        }
+        (ElemType::U32, true) => {
+            g.big(b);
+            if !g.f16 {
+                b.op("sfpexman 0, L0, L1, 0", "m");
+                b.op("sfpshft 8, L1, L1, IMM", "E = 31: exact m << 8");
+                b.op(
+                    "sfpiadd -2, L2, L4, IMM|CC_GTE0",
+                    "lanes with E >= 32 (Inf, NaN)",
+                );
+            }
+            b.op("sfploadi L1, SHORT, 0xffff", "UINT_MAX");
+            g.nan(b);
+            b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+            g.all(b);
+            b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
+            b.op("sfploadi L1, USHORT, 0", "negative -> 0");
+            g.all(b);
+        }
+        (ElemType::U32, false) => {
+            g.big(b);
+            if g.f16 {
+                b.op(
+                    "sfploadi L1, USHORT, 0",
+                    "Inf/NaN -> low bits of i64 MIN = 0",
+                );
+            } else {
+                b.op("sfpexman 0, L0, L1, 0", "m");
+                b.op(
+                    "sfpiadd 7, L2, L4, IMM|CC_NONE",
+                    "E - 23 (8..31 for E <= 54)",
+                );
+                b.op(
+                    "sfpshft 0, L4, L1, 0",
+                    "low 32 bits of m * 2^(E-23) (i64 rule)",
+                );
+                b.op(
+                    "sfpiadd -25, L2, L4, IMM|CC_GTE0",
+                    "lanes with E >= 55 (incl. Inf, NaN)",
+                );
+                b.op(
+                    "sfploadi L1, USHORT, 0",
+                    "low 32 bits are 0 (or i64 MIN: 0)",
+                );
+            }
+            g.all(b);
+            g.negate(b);
+        }
+        (_, false) => {
+            g.big(b);
+            b.op(
+                "sfploadi L1, USHORT, 0",
+                "out of i32 range -> INT_MIN, whose low bits are 0",
+            );
+            g.all(b);
+            g.negate(b);
+            canonical(b, bits, signed);
+        }
+        (_, true) => {
+            // E >= 16 for every source: keeps |r| <= 2^16 so the clamp's subtractions
+            // cannot wrap.
+            b.op(
+                "sfpiadd 14, L2, L4, IMM|CC_GTE0",
+                "lanes with E >= 16 (|x| >= 2^16, Inf, NaN)",
+            );
+            b.op(
+                "sfploadi L1, FLOATB, 0x1",
+                "2^16: beyond every 16/8-bit range",
+            );
+            g.nan(b);
+            b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+            g.all(b);
+            if signed {
+                g.negate(b);
+            } else {
+                b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
+                b.op("sfploadi L1, USHORT, 0", "negative -> 0");
+                g.all(b);
+            }
+            let max = if signed {
+                (1u32 << (bits - 1)) - 1
+            } else {
+                (1u32 << bits) - 1
+            };
+            if max < 2047 {
+                b.op(
+                    &format!("sfpiadd -{}, L1, L4, IMM|CC_GTE0", max + 1),
+                    "lanes with r > max",
+                );
+            } else {
+                load_u32(b, Reg::L4, max + 1, "max + 1");
+                b.op(
+                    "sfpiadd 0, L1, L4, NEG|CC_GTE0",
+                    "r - (max + 1); lanes with r > max",
+                );
+            }
+            load_u32(b, Reg::L1, max, "max");
+            g.all(b);
+            if signed {
+                let min = 1u32 << (bits - 1);
+                if min <= 2048 {
+                    b.op(&format!("sfpiadd {min}, L1, L4, IMM"), "lanes with r < min");
+                } else {
+                    load_u32(b, Reg::L4, min.wrapping_neg(), "min");
+                    b.op("sfpiadd 0, L1, L4, NEG", "r - min; lanes with r < min");
+                }
+                load_u32(b, Reg::L1, min.wrapping_neg(), "min");
+                g.all(b);
+            }
+        }
+    }
+    b.store(Reg::L1, "result datum");
+    Chosen::new(
+        "float_int::general",
+        &[
+            "new integer-domain sequence (decode, round the magnitude by the mode, range rules, sign)",
+            "exact: each step is an integer identity on the exact value; proven by the simulator",
+        ],
+    )
+}
+
+/// `reg = value` in the body (1 or 2 SFPLOADI).
+fn load_u32(b: &mut Builder, reg: Reg, value: u32, why: &str) {
+    b.imm32(reg, value, why);
+}
+
+/// Turns the i32 result in L1 into the canonical datum of a 16/8-bit destination (low bits,
+/// sign- or zero-extended).
+fn canonical(b: &mut Builder, bits: u32, signed: bool) {
+    let mask = (1u32 << bits) - 1;
+    if !signed {
+        let m = b.constant(mask, Reg::L7, "low-bits mask");
+        b.op(&format!("sfpand 0, L{}, L1, 0", m.0), "keep the low bits");
+        return;
+    }
+    if b.arch() == Arch::Bh {
+        let s = 32 - bits;
+        b.op(&format!("sfpshft {s}, L1, L1, IMM"), "low bits to the top");
+        b.op(
+            &format!("sfpshft -{s}, L1, L1, IMM|ARITHMETIC"),
+            "sign-extend (arithmetic shift)",
+        );
+        return;
+    }
+    let half = 1u32 << (bits - 1);
+    if half <= 2047 {
+        b.op(&format!("sfpiadd {half}, L1, L1, IMM|CC_NONE"), "+ 2^(N-1)");
+    } else {
+        let h = b.constant(half, Reg::L7, "2^(N-1)");
+        b.op(&format!("sfpiadd 0, L{}, L1, CC_NONE", h.0), "+ 2^(N-1)");
+    }
+    let m = b.constant(mask, Reg::L7, "low-bits mask");
+    b.op(&format!("sfpand 0, L{}, L1, 0", m.0), "low bits, offset");
+    if half <= 2048 {
+        b.op(
+            &format!("sfpiadd -{half}, L1, L1, IMM|CC_NONE"),
+            "- 2^(N-1): sign-extended",
+        );
+    } else {
+        let h = b.constant(half.wrapping_neg(), Reg::L7, "-2^(N-1)");
+        b.op(
+            &format!("sfpiadd 0, L{}, L1, CC_NONE", h.0),
+            "- 2^(N-1): sign-extended",
+        );
+    }
 }

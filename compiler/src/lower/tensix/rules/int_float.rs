@@ -1,11 +1,401 @@
-//! int_float rules (placeholder: no combination of this family is lowered yet).
+//! int → float rules (semantics.md §4.5): one correct rounding of the exact integer per mode;
+//! overflow (f16 only) per the §4.3 rule (sat ON → ±max; sat OFF: RINT/ROUND → ±Inf, TRUNC/ODD →
+//! ±max, FLOOR → +max / −Inf, CEIL → +Inf / −max).
+//!
+//! The only float instruction used is SFPCAST mode 0 (sign-magnitude → fp32, RNE), and only where
+//! it is exact or where its RNE *is* the wanted rounding; everything else is integer-domain
+//! (SFPLZ, SFPSHFT, SFPIADD, SFPAND/OR, SFPSETSGN, predication), identical on Wormhole and
+//! Blackhole.
+//!
+//! ## `exact_f32` — ui8/ui16/i8/i16 → f32, every mode, both sat: 3 (unsigned) / 5 (signed, WH)
+//! / 4 (signed, BH) instructions
+//! Unsigned: load, SFPCAST, store — the published u16 → f32 sequence (tensix.md §8.5),
+//! unchanged. Signed: `|x|` (SFPABS int), SFPCAST, sign from x (SFPSETSGN); on Blackhole
+//! SFPCAST mode 3 turns the two's complement word into sign-magnitude and SFPCAST mode 0
+//! converts it. Exact: |x| ≤ 2^16 < 2^24, so no rounding happens and the mode is irrelevant;
+//! x = 0 gives +0.
+//!
+//! ## `rne_i32` — i32 → f32 RINT, both sat: 8 instructions
+//! `|x|` (SFPABS; INT_MIN stays 0x80000000), SFPCAST (one RNE rounding of |x| < 2^31), sign from
+//! x (SFPSETSGN); the only lane where the cast result is negative is INT_MIN (cast of the
+//! "−0" sign-magnitude word), which gets −2^31 = 0xCF000000. This is the behaviour of the
+//! published i32 → fp32 sequence (§8.8), written with plain instructions (the macro's indirect
+//! SFPMAD trick replaced by one predicated SFPLOADI).
+//!
+//! ## `normalize_round` — every other (source, f32/bf16/f16, mode, sat): 11–21 instructions
+//! 1. `m = |x|` (signed sources; INT_MIN → 2^31 as a u32), `lz = clz(m)` with SFPLZ's CC_NE0
+//!    flag: the rest runs only in lanes with m ≠ 0 (those keep the loaded 0, i.e. +0).
+//! 2. Normalize: `h = m << (lz − 1)` (SFPSHFT by a register; lz = 0 shifts right by one, which
+//!    loses nothing except for ui32, where the dropped bit is OR-ed back as a sticky bit:
+//!    `n = m << lz; h = (n >> 1) | (n & 1)`). Now 2^30 ≤ h < 2^31 and x = h · 2^(E − 30), E =
+//!    31 − lz.
+//! 3. Round h to p significant bits (f32 24, bf16 8, f16 11) at bit k = 31 − p, on the
+//!    magnitude, in the 32-bit integer domain (no wrap: h + 2^k < 2^32): TRUNC nothing; away from
+//!    zero `h += 2^k − 1`; ROUND `h += 2^(k−1)`; RINT `h += 2^(k−1) − 1 + bit_k(h)`; ODD
+//!    `h |= (h & (2^k − 1)) + (2^k − 1)` (sets bit k iff a dropped bit is set). FLOOR/CEIL are
+//!    TRUNC or away per lane (a SFPPUSHC/SFPSETCC/SFPPOPC group on the sign of x for signed
+//!    sources). f32 RINT instead uses SFPCAST on h (its RNE at 24 bits is the wanted rounding;
+//!    the sticky information is all in h).
+//! 4. Assemble exactly: `R = h >> k` (2^(p−1) ≤ R ≤ 2^p), bits = `((B − z) << F) + (R << S)`
+//!    where the hidden bit (or the carry R = 2^p) adds into the exponent field — the same trick
+//!    SFPCAST uses. f32/bf16: F = 23, S = 24 − p (bf16 bits land in the high half, low half
+//!    zero); f16: F = 10, S = 0.
+//! 5. f16 only (sources that can reach 65520: ui16, i32, ui32): results with bits ≥ 0x7C00
+//!    become the §4.3 overflow value (0x7BFF, or 0x7C00 in the lanes whose mode rounds away /
+//!    to nearest).
+//! 6. Sign: SFPSETSGN from x (f16: built in the high half and shifted down to bit 15).
+//!
+//! Exact by construction: one rounding of the exact magnitude (step 3 sees every bit of m, or
+//! of h with the sticky bit for ui32), an exact assembly, and the overflow rule applied to the
+//! rounded magnitude. The published u32 → f32 (§8.7, double rounding ≥ 2^31) and u16/u32/i32 →
+//! bf16 (§8.6, §8.9, §8.10, ties away, multiple roundings) sequences are replaced by this rule.
+
+use pto_runtime::convert::Rounding;
+use pto_runtime::elem::ElemType;
+use pto_runtime::tensix::isa::{Arch, Reg};
 
 use super::super::builder::Builder;
 use super::super::Combo;
 use super::Chosen;
 
+/// Width in bits and signedness of an integer element type carried by Tensix kernels.
+fn int_info(t: ElemType) -> Option<(u32, bool)> {
+    Some(match t {
+        ElemType::I32 => (32, true),
+        ElemType::U32 => (32, false),
+        ElemType::I16 => (16, true),
+        ElemType::U16 => (16, false),
+        ElemType::I8 => (8, true),
+        ElemType::U8 => (8, false),
+        _ => return None,
+    })
+}
+
 /// Lowers `c` or says why not.
 pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
-    let _ = b;
-    Err(format!("{} is not lowered yet", c.describe()))
+    let Some((bits, signed)) = int_info(c.src) else {
+        return Err(format!("{} has no integer source", c.describe()));
+    };
+    let dst = match c.dst {
+        ElemType::F32 => Dst::F32,
+        ElemType::BF16 => Dst::Bf16,
+        ElemType::F16 => Dst::F16,
+        _ => return Err(format!("{} has no float destination", c.describe())),
+    };
+    if c.rounding == Rounding::Hybrid {
+        return Err(format!(
+            "{}: the hybrid rounding is not executable (semantics.md §4.1)",
+            c.describe()
+        ));
+    }
+    if dst == Dst::F32 && bits <= 16 {
+        return Ok(exact_f32(b, signed));
+    }
+    if dst == Dst::F32 && c.src == ElemType::I32 && c.rounding == Rounding::Rint {
+        return Ok(rne_i32(b));
+    }
+    Ok(normalize_round(b, c, dst, bits, signed))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dst {
+    F32,
+    Bf16,
+    F16,
+}
+
+fn exact_f32(b: &mut Builder, signed: bool) -> Chosen {
+    b.load(Reg::L0, "x (source datum: the value as an i32)");
+    if !signed {
+        b.op("sfpcast L0, L0, 0", "float(x), exact below 2^24");
+        b.store(Reg::L0, "f32 bits");
+        return Chosen::new(
+            "int_float::exact_f32",
+            &["published u16 → fp32 sequence (tensix.md §8.5), exact for |x| < 2^24 in every mode"],
+        );
+    }
+    if b.arch() == Arch::Bh {
+        b.op(
+            "sfpcast L0, L0, INT32_SM32",
+            "two's complement → sign-magnitude (BH)",
+        );
+        b.op("sfpcast L0, L0, 0", "float(x), exact below 2^24");
+    } else {
+        b.op("sfpabs 0, L0, L1, 0", "|x| (integer)");
+        b.op("sfpcast L1, L1, 0", "float(|x|), exact below 2^24");
+        b.op("sfpsetsgn 0, L1, L0, 0", "sign of x (x = 0 gives +0)");
+    }
+    b.store(Reg::L0, "f32 bits");
+    Chosen::new(
+        "int_float::exact_f32",
+        &["|x| ≤ 2^16: SFPCAST is exact, the rounding mode is irrelevant"],
+    )
+}
+
+fn rne_i32(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (i32)");
+    b.op("sfpabs 0, L0, L1, 0", "|x| (INT_MIN stays 0x80000000)");
+    b.op(
+        "sfpcast L1, L1, 0",
+        "RNE(|x|) as fp32; INT_MIN reads as sign-magnitude −0",
+    );
+    b.op("sfpsetsgn 0, L1, L0, 0", "sign of x");
+    b.op(
+        "sfpsetcc 0, L1, 0, LREG_LT0",
+        "lanes where the cast saw −0: x = INT_MIN",
+    );
+    b.op("sfploadi L0, FLOATB, 0xcf00", "−2^31 there");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L0, "f32 bits");
+    Chosen::new(
+        "int_float::rne_i32",
+        &["published i32 → fp32 (tensix.md §8.8) behaviour in plain form: abs, cast (one RNE), sign, INT_MIN fix-up"],
+    )
+}
+
+/// How the magnitude is rounded in a lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mag {
+    Trunc,
+    Away,
+    Round,
+    Rint,
+    Odd,
+    /// Away from zero in lanes whose source is negative (`true`, FLOOR) or non-negative
+    /// (`false`, CEIL); toward zero in the others.
+    AwayIfNeg(bool),
+}
+
+/// `reg += value` (immediate when it fits SFPIADD's 12 bits, else a constant register).
+fn add_const(b: &mut Builder, reg: Reg, value: u32, scratch: Reg, why: &str) {
+    if value == 0 {
+        return;
+    }
+    if value <= 2047 {
+        b.op(
+            &format!("sfpiadd {value}, L{r}, L{r}, IMM|CC_NONE", r = reg.0),
+            why,
+        );
+    } else {
+        let c = b.constant(value, scratch, why);
+        b.op(&format!("sfpiadd 0, L{}, L{}, CC_NONE", c.0, reg.0), why);
+    }
+}
+
+fn normalize_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> Chosen {
+    let p: u32 = match dst {
+        Dst::F32 => 24,
+        Dst::Bf16 => 8,
+        Dst::F16 => 11,
+    };
+    let k = 31 - p;
+    let mask = (1u32 << k) - 1;
+    let u32_src = bits == 32 && !signed;
+    let mag = match c.rounding {
+        Rounding::Trunc => Mag::Trunc,
+        Rounding::Round => Mag::Round,
+        Rounding::Rint => Mag::Rint,
+        Rounding::Odd => Mag::Odd,
+        Rounding::Floor if signed => Mag::AwayIfNeg(true),
+        Rounding::Floor => Mag::Trunc,
+        Rounding::Ceil if signed => Mag::AwayIfNeg(false),
+        _ => Mag::Away,
+    };
+    // Registers: L0 = x (and the result), M = magnitude / h, L2 = z (normalization amount),
+    // L3 = scratch.
+    let m = if signed { Reg::L1 } else { Reg::L0 };
+    let mr = m.0;
+    b.load(Reg::L0, "x (source datum)");
+    if signed {
+        b.op("sfpabs 0, L0, L1, 0", "m = |x| (INT_MIN → 2^31 as a u32)");
+    }
+    b.op(
+        &format!("sfplz 0, L{mr}, L2, CC_NE0"),
+        "lz = clz(m); only lanes with m ≠ 0 from here (others keep +0)",
+    );
+    // Exponent-field base B with bits = ((B − z) << F) + (R << S).
+    let z_is_lz = u32_src;
+    if u32_src {
+        b.op(
+            &format!("sfpshft 0, L2, L{mr}, 0"),
+            "n = m << lz (leading one at bit 31)",
+        );
+        b.op("sfploadi L3, USHORT, 1", "1");
+        b.op(&format!("sfpand 0, L{mr}, L3, 0"), "n & 1 (sticky)");
+        b.op(&format!("sfpshft -1, L{mr}, L{mr}, IMM"), "h = n >> 1");
+        b.op(
+            &format!("sfpor 0, L3, L{mr}, 0"),
+            "h |= n & 1: leading one at bit 30, sticky kept",
+        );
+    } else {
+        b.op("sfpiadd -1, L2, L2, IMM|CC_NONE", "z = lz − 1");
+        b.op(
+            &format!("sfpshft 0, L2, L{mr}, 0"),
+            "h = m << z (z = −1: >> 1, dropping a zero bit): leading one at bit 30",
+        );
+    }
+    // E + 126 = 157 − lz: base for z = lz is 157, for z = lz − 1 it is 156.
+    let e_base: u32 = if z_is_lz { 157 } else { 156 };
+    if dst == Dst::F32 && mag == Mag::Rint {
+        b.op(
+            &format!("sfpcast L{mr}, L{mr}, 0"),
+            "RNE(h) to 24 bits as fp32 (exponent 157, or 158 on carry)",
+        );
+        b.op("sfpshft 23, L2, L2, IMM", "z << 23");
+        let cbase = if z_is_lz { 1u32 << 23 } else { 0 };
+        let cr = b.constant(cbase, Reg::L3, "exponent correction");
+        b.op(
+            &format!("sfpiadd 0, L{}, L2, NEG|CC_NONE", cr.0),
+            "exponent adjustment (E − 30) << 23",
+        );
+        b.op(
+            &format!("sfpiadd 0, L2, L{mr}, CC_NONE"),
+            "scale by 2^(E − 30): exact exponent add",
+        );
+    } else {
+        round_h(b, m, k, mask, mag);
+        b.op(
+            &format!("sfpshft -{k}, L{mr}, L{mr}, IMM"),
+            "R = h >> k: the rounded significand, 2^(p−1) ≤ R ≤ 2^p",
+        );
+        let (f, s, base) = match dst {
+            Dst::F32 => (23u32, 0u32, e_base),
+            Dst::Bf16 => (23, 16, e_base),
+            Dst::F16 => (10, 0, e_base - 112),
+        };
+        if s > 0 {
+            b.op(
+                &format!("sfpshft {s}, L{mr}, L{mr}, IMM"),
+                "R at the fp32 hidden-bit position",
+            );
+        }
+        b.op(&format!("sfpshft {f}, L2, L2, IMM"), "z << F");
+        let cr = b.constant(base << f, Reg::L3, "exponent base");
+        b.op(
+            &format!("sfpiadd 0, L{}, L2, NEG|CC_NONE", cr.0),
+            "(B − z) << F: exponent field minus one",
+        );
+        b.op(
+            &format!("sfpiadd 0, L2, L{mr}, CC_NONE"),
+            "+ R: the hidden bit (or the carry) completes the exponent",
+        );
+    }
+    b.op("sfpencc 0, 0, 0, 0", "all lanes (m = 0 lanes hold 0)");
+    if dst == Dst::F16 {
+        let can_overflow = bits == 32 || c.src == ElemType::U16;
+        if can_overflow {
+            f16_overflow(b, c, m, mag);
+        }
+        if signed {
+            b.op(
+                &format!("sfpshft 16, L{mr}, L{mr}, IMM"),
+                "f16 magnitude bits into the high half",
+            );
+            b.op(&format!("sfpsetsgn 0, L{mr}, L0, 0"), "sign of x at bit 31");
+            b.op("sfpshft -16, L0, L0, IMM", "binary16 bits, zero-extended");
+        }
+    } else if signed {
+        b.op(
+            &format!("sfpsetsgn 0, L{mr}, L0, 0"),
+            "sign of x (x = 0 keeps +0)",
+        );
+    }
+    b.store(Reg::L0, "result bits (datum form of the destination)");
+    Chosen::new(
+        "int_float::normalize_round",
+        &["normalize with SFPLZ, one integer-domain rounding at bit 31 − p, exact assembly; replaces the published multi-rounding sequences (tensix.md §8.6, §8.7, §8.9, §8.10)"],
+    )
+}
+
+/// Step 3: rounds h (leading one at bit 30) at bit k by adding the mode's bias.
+fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag) {
+    let mr = m.0;
+    match mag {
+        Mag::Trunc => {}
+        Mag::Away => add_const(b, m, mask, Reg::L3, "h += 2^k − 1 (away from zero)"),
+        Mag::Round => add_const(b, m, 1 << (k - 1), Reg::L3, "h += 2^(k−1) (ties away)"),
+        Mag::Rint => {
+            b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
+            b.op(&format!("sfpshft -{k}, L3, L3, IMM"), "h >> k");
+            let one = b.constant(1, Reg::L4, "1");
+            b.op(
+                &format!("sfpand 0, L{}, L3, 0", one.0),
+                "bit k of h (the kept LSB)",
+            );
+            b.op(&format!("sfpiadd 0, L3, L{mr}, CC_NONE"), "h += LSB");
+            add_const(
+                b,
+                m,
+                (1 << (k - 1)) - 1,
+                Reg::L3,
+                "h += 2^(k−1) − 1 (ties to even)",
+            );
+        }
+        Mag::Odd => {
+            b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
+            let mk = b.constant(mask, Reg::L4, "2^k − 1");
+            b.op(&format!("sfpand 0, L{}, L3, 0", mk.0), "dropped bits of h");
+            b.op(
+                &format!("sfpiadd 0, L{}, L3, CC_NONE", mk.0),
+                "+ 2^k − 1: bit k set iff a dropped bit is set",
+            );
+            b.op(
+                &format!("sfpor 0, L3, L{mr}, 0"),
+                "h |= that: sticky into the LSB (round to odd)",
+            );
+        }
+        Mag::AwayIfNeg(neg) => {
+            b.op("sfppushc 0, 0, 0, 0", "save the m ≠ 0 lanes");
+            b.op(
+                &format!(
+                    "sfpsetcc 0, L0, 0, {}",
+                    if neg { "LREG_LT0" } else { "LREG_GTE0" }
+                ),
+                if neg {
+                    "lanes with x < 0 (FLOOR rounds the magnitude away)"
+                } else {
+                    "lanes with x ≥ 0 (CEIL rounds the magnitude away)"
+                },
+            );
+            add_const(b, m, mask, Reg::L3, "h += 2^k − 1 (away from zero)");
+            b.op("sfppopc 0, 0, 0, 0", "back to the m ≠ 0 lanes");
+        }
+    }
+}
+
+/// Step 5 (f16): replaces magnitudes ≥ 0x7C00 by the §4.3 overflow value.
+fn f16_overflow(b: &mut Builder, c: &Combo, m: Reg, mag: Mag) {
+    let mr = m.0;
+    b.op("sfploadi L3, USHORT, 0x7c00", "0x7C00 (+Inf)");
+    b.op(
+        &format!("sfpiadd 0, L{mr}, L3, NEG|CC_GTE0"),
+        "lanes with bits ≥ 0x7C00: the rounded magnitude exceeds 65504",
+    );
+    b.op(
+        &format!("sfploadi L{mr}, USHORT, 0x7bff"),
+        "65504 (max) there",
+    );
+    if !c.sat {
+        match mag {
+            Mag::Round | Mag::Rint | Mag::Away => b.op(
+                &format!("sfpiadd 1, L{mr}, L{mr}, IMM|CC_NONE"),
+                "sat OFF, rounding away / to nearest: +Inf",
+            ),
+            Mag::AwayIfNeg(neg) => {
+                b.op(
+                    &format!(
+                        "sfpsetcc 0, L0, 0, {}",
+                        if neg { "LREG_LT0" } else { "LREG_GTE0" }
+                    ),
+                    "lanes whose magnitude rounds away",
+                );
+                b.op(
+                    &format!("sfpiadd 1, L{mr}, L{mr}, IMM|CC_NONE"),
+                    "sat OFF: Inf there",
+                );
+            }
+            Mag::Trunc | Mag::Odd => {}
+        }
+    }
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
 }

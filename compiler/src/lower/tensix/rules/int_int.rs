@@ -1,11 +1,312 @@
-//! int_int rules (placeholder: no combination of this family is lowered yet).
+//! int → int rules (semantics.md §4.6): sat ON clamps the exact source value to the destination
+//! range, sat OFF keeps its low N bits. The rounding mode has no effect (every mode selects the
+//! same sequence). All sequences are integer-domain (SFPIADD / SFPSHFT / SFPLZ / SFPAND / SFPXOR
+//! with SFPSETCC / flag-writing SFPIADD predication), so Wormhole and Blackhole compute the same
+//! bits; only `sext` and `clamp_signed` use the Blackhole arithmetic shift when it saves a cycle.
+//!
+//! Datum forms (`tensix::io`): i32/ui32 raw, i16/i8 sign-extended, ui16/ui8 zero-extended. So the
+//! loaded word *is* the source value as an i32 for every source but ui32 (whose word is the value
+//! as a u32), and a destination datum is the result value written the same way.
+//!
+//! ## `copy` — every pair whose source range lies inside the destination range (both sat
+//! modes), and every pair into i32/ui32 with sat OFF: 2 instructions, 2 c/row
+//! Load, store. Exact: the source datum already is the destination datum of the same value
+//! (sat OFF into 32 bits: the datum is the two's complement word of the value, i.e. its low 32
+//! bits). This is the published u16 → u32 sequence (tensix.md §8.11), unchanged.
+//!
+//! ## `wrap_unsigned` — sat OFF into ui16 / ui8 from a wider or signed source: 3 instructions
+//! Load, `x &= 2^N − 1` (constant register), store. Exact: the datum's low N bits are the value's
+//! low N bits, zero-extended is the ui datum. (§8.12/§8.13 sat OFF, written without view mixing.)
+//!
+//! ## `sext` — sat OFF into i16 / i8: 4 (WH, source ui16→i16 / ui8→i8) or 5 (WH) / 4 (BH)
+//! Wormhole: `x &= 2^N − 1` (skipped when the source is already N-bit zero-extended),
+//! `x ^= 2^(N−1)`, `x += −2^(N−1)` — the classic sign extension of the low N bits.
+//! Blackhole: `x <<= 32 − N`, `x >>= 32 − N` arithmetic. Exact by construction.
+//!
+//! ## `clamp_upper` — sat ON from an unsigned source into a narrower range (ui32 → i32/ui16/i16/
+//! ui8/i8, ui16 → i16/ui8/i8, ui8 → i8): 6 instructions (5 for ui32 → i32)
+//! `lz = clz(x)`; `lz −= 32 − k` with flags (lanes with x ≥ 2^k, k = log2(max + 1));
+//! `x = max` there; all lanes; store. Exact: for an unsigned word, x > max ⇔ x ≥ 2^k ⇔
+//! clz(x) < 32 − k. ui32 → i32 tests the sign bit directly (SFPSETCC). The published u32 → u16
+//! saturating sequence (§8.12) mixes 16/32-bit Dst views (Q1); this one does not and is as short.
+//!
+//! ## `clamp_lower` — sat ON from a signed source into an unsigned type at least as wide
+//! (i32 → ui32, i16 → ui16/ui32, i8 → ui8/ui16/ui32): 5 instructions
+//! Lanes with x < 0 (SFPSETCC) get 0; store. Exact: every non-negative value fits.
+//!
+//! ## `clamp_unsigned` — sat ON from a signed source into a narrower unsigned type (i32 → ui16/
+//! ui8, i16 → ui8): 8 instructions
+//! `lz = clz(x)`; `lz −= 32 − k` with flags: lanes with x < 0 (clz 0) or x ≥ 2^k; `x = max`
+//! there; `lz += 31 − k` with flags narrows to clz(x) = 0, i.e. x < 0; `x = 0` there; all lanes;
+//! store. Exact by the same clz argument (a negative word has clz 0). Same results as the
+//! published i32 → u16 sequence (§8.13: SFPCAST + SWAP + SFPSTOCHRND), without the float detour
+//! and the SWAP stall.
+//!
+//! ## `clamp_signed` — sat ON from a signed source into a narrower signed type (i32 → i16/i8,
+//! i16 → i8): WH 10 (i32 → i16) / 9, BH 9 / 8
+//! `t = x + 2^(N−1)` (wrapping); `lz = clz(t)`; `lz −= 32 − N` with flags: lanes where t ≥ 2^N as
+//! a u32, i.e. x outside [−2^(N−1), 2^(N−1) − 1]; there `x = max ^ (x >> 31 arithmetic)`
+//! (Wormhole: logical shift then `0 − x`), which is max for x ≥ 0 and ~max = min for x < 0.
+//! Exact: the biased value is in [0, 2^N) exactly for the in-range values, and the sign of the
+//! original x tells which bound was crossed.
+
+use pto_runtime::elem::ElemType;
+use pto_runtime::tensix::isa::{Arch, Reg};
 
 use super::super::builder::Builder;
 use super::super::Combo;
 use super::Chosen;
 
+/// Width in bits and signedness of an integer element type carried by Tensix kernels.
+fn int_info(t: ElemType) -> Option<(u32, bool)> {
+    Some(match t {
+        ElemType::I32 => (32, true),
+        ElemType::U32 => (32, false),
+        ElemType::I16 => (16, true),
+        ElemType::U16 => (16, false),
+        ElemType::I8 => (8, true),
+        ElemType::U8 => (8, false),
+        _ => return None,
+    })
+}
+
+/// The value range `[min, max]` of an integer type.
+fn range(bits: u32, signed: bool) -> (i64, i64) {
+    if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    }
+}
+
 /// Lowers `c` or says why not.
 pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
-    let _ = b;
-    Err(format!("{} is not lowered yet", c.describe()))
+    let (Some((sn, ss)), Some((dn, ds))) = (int_info(c.src), int_info(c.dst)) else {
+        return Err(format!(
+            "{} is not an integer pair carried by Tensix kernels",
+            c.describe()
+        ));
+    };
+    let (slo, shi) = range(sn, ss);
+    let (dlo, dhi) = range(dn, ds);
+    let fits = slo >= dlo && shi <= dhi;
+    if fits || (!c.sat && dn == 32) {
+        return Ok(copy(b));
+    }
+    if !c.sat {
+        if !ds {
+            return Ok(wrap_unsigned(b, dn));
+        }
+        // Source already zero-extended to N bits (ui16 → i16, ui8 → i8): no mask needed.
+        let masked = !ss && sn == dn;
+        return Ok(sext(b, dn, masked));
+    }
+    let lower_needed = slo < dlo;
+    let upper_needed = shi > dhi;
+    // k with max = 2^k − 1.
+    let k = if ds { dn - 1 } else { dn };
+    match (lower_needed, upper_needed) {
+        (false, true) => Ok(clamp_upper(b, k, dhi as u32)),
+        (true, false) => Ok(clamp_lower(b)),
+        (true, true) if !ds => Ok(clamp_unsigned(b, k, dhi as u32)),
+        (true, true) => Ok(clamp_signed(b, dn)),
+        (false, false) => Ok(copy(b)),
+    }
+}
+
+fn copy(b: &mut Builder) -> Chosen {
+    b.load(
+        Reg::L0,
+        "x: the source datum is already the destination datum",
+    );
+    b.store(Reg::L0, "same word");
+    Chosen::new(
+        "int_int::copy",
+        &["load + store: the source datum is the destination datum (tensix.md §8.11 shape)"],
+    )
+}
+
+fn wrap_unsigned(b: &mut Builder, n: u32) -> Chosen {
+    let mask = b.constant((1u32 << n) - 1, Reg::L1, "low-N-bits mask");
+    b.load(Reg::L0, "x (source datum)");
+    b.op(
+        &format!("sfpand 0, L{}, L0, 0", mask.0),
+        "keep the low N bits (zero-extended ui datum)",
+    );
+    b.store(Reg::L0, "low N bits of x");
+    Chosen::new(
+        "int_int::wrap_unsigned",
+        &["sat OFF: low N bits by one AND; exact by construction"],
+    )
+}
+
+fn sext(b: &mut Builder, n: u32, already_zero_extended: bool) -> Chosen {
+    if b.arch() == Arch::Bh {
+        b.load(Reg::L0, "x (source datum)");
+        b.op(
+            &format!("sfpshft {}, L0, L0, IMM", 32 - n),
+            "move bit N−1 to bit 31",
+        );
+        b.op(
+            &format!("sfpshft -{}, L0, L0, IMM|ARITHMETIC", 32 - n),
+            "arithmetic shift back: sign-extended low N bits",
+        );
+        b.store(Reg::L0, "low N bits of x, sign-extended");
+        return Chosen::new(
+            "int_int::sext",
+            &["sat OFF: sign-extend the low N bits (BH arithmetic shift pair); exact"],
+        );
+    }
+    let sign = 1u32 << (n - 1);
+    let mask = if already_zero_extended {
+        None
+    } else {
+        Some(b.constant((1u32 << n) - 1, Reg::L1, "low-N-bits mask"))
+    };
+    let flip = b.constant(sign, Reg::L2, "sign bit of the N-bit field");
+    let unbias = if n == 16 {
+        Some(b.constant(sign.wrapping_neg(), Reg::L3, "−2^(N−1)"))
+    } else {
+        None
+    };
+    b.load(Reg::L0, "x (source datum)");
+    if let Some(m) = mask {
+        b.op(&format!("sfpand 0, L{}, L0, 0", m.0), "keep the low N bits");
+    }
+    b.op(
+        &format!("sfpxor 0, L{}, L0, 0", flip.0),
+        "flip bit N−1: the field read as unsigned is now value + 2^(N−1)",
+    );
+    match unbias {
+        Some(u) => b.op(
+            &format!("sfpiadd 0, L{}, L0, CC_NONE", u.0),
+            "subtract 2^(N−1): the signed value, sign-extended",
+        ),
+        None => b.op(
+            &format!("sfpiadd -{sign}, L0, L0, IMM|CC_NONE"),
+            "subtract 2^(N−1): the signed value, sign-extended",
+        ),
+    }
+    b.store(Reg::L0, "low N bits of x, sign-extended");
+    Chosen::new(
+        "int_int::sext",
+        &["sat OFF: sign-extend the low N bits as ((x & m) ^ s) − s; exact"],
+    )
+}
+
+/// `x = value` in the enabled lanes (register, 1 instruction when a constant is free).
+fn set_value(b: &mut Builder, value: u32, why: &str) {
+    if value == 0 {
+        b.op("sfpmov 0, L9, L0, 0", why);
+    } else if value <= 0xFFFF {
+        b.op(&format!("sfploadi L0, USHORT, {value:#x}"), why);
+    } else {
+        let r = b.constant(value, Reg::L2, why);
+        b.op(&format!("sfpmov 0, L{}, L0, 0", r.0), why);
+    }
+}
+
+fn clamp_upper(b: &mut Builder, k: u32, max: u32) -> Chosen {
+    if k == 31 {
+        // ui32 → i32: out of range exactly when bit 31 is set.
+        let maxr = b.constant(max, Reg::L2, "INT_MAX");
+        b.load(Reg::L0, "x (ui32)");
+        b.op(
+            "sfpsetcc 0, L0, 0, LREG_LT0",
+            "lanes with x ≥ 2^31 (bit 31 set)",
+        );
+        b.op(
+            &format!("sfpmov 0, L{}, L0, 0", maxr.0),
+            "x = INT_MAX there",
+        );
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        b.store(Reg::L0, "clamped i32");
+        return Chosen::new(
+            "int_int::clamp_upper",
+            &["sat ON ui32 → i32: words with bit 31 set → INT_MAX; exact"],
+        );
+    }
+    b.load(Reg::L0, "x (unsigned source datum)");
+    b.op("sfplz 0, L0, L1, 0", "lz = clz(x)");
+    b.op(
+        &format!("sfpiadd -{}, L1, L1, IMM|CC_LT0", 32 - k),
+        "lanes with clz(x) < 32 − k, i.e. x ≥ 2^k > max",
+    );
+    set_value(b, max, "x = max there");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L0, "clamped value");
+    Chosen::new(
+        "int_int::clamp_upper",
+        &["sat ON, unsigned source: x ≥ 2^k detected by clz(x) < 32 − k, replaced by max; exact"],
+    )
+}
+
+fn clamp_lower(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (signed source datum)");
+    b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
+    b.op("sfpmov 0, L9, L0, 0", "x = 0 there");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L0, "clamped value");
+    Chosen::new(
+        "int_int::clamp_lower",
+        &["sat ON, signed source into a wide-enough unsigned type: negatives → 0; exact"],
+    )
+}
+
+fn clamp_unsigned(b: &mut Builder, k: u32, max: u32) -> Chosen {
+    b.load(Reg::L0, "x (signed source datum)");
+    b.op("sfplz 0, L0, L1, 0", "lz = clz(x) (0 for x < 0)");
+    b.op(
+        &format!("sfpiadd -{}, L1, L1, IMM|CC_LT0", 32 - k),
+        "lanes with clz(x) < 32 − k: x < 0 or x ≥ 2^k",
+    );
+    set_value(b, max, "x = max there");
+    b.op(
+        &format!("sfpiadd {}, L1, L1, IMM|CC_LT0", 31 - k),
+        "narrow to clz(x) − 1 < 0, i.e. x < 0",
+    );
+    b.op("sfpmov 0, L9, L0, 0", "x = 0 there");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L0, "clamped value");
+    Chosen::new(
+        "int_int::clamp_unsigned",
+        &["sat ON, signed source into a narrower unsigned type: clz classifies x < 0 / x ≥ 2^k; exact"],
+    )
+}
+
+fn clamp_signed(b: &mut Builder, n: u32) -> Chosen {
+    let half = 1u32 << (n - 1);
+    let max = half - 1;
+    let maxr = b.constant(max, Reg::L2, "max of the destination");
+    b.load(Reg::L0, "x (signed source datum)");
+    if half <= 2047 {
+        b.op(
+            &format!("sfpiadd {half}, L0, L1, IMM|CC_NONE"),
+            "t = x + 2^(N−1) (wrapping)",
+        );
+    } else {
+        b.op(&format!("sfploadi L1, USHORT, {half:#x}"), "t = 2^(N−1)");
+        b.op("sfpiadd 0, L0, L1, CC_NONE", "t = x + 2^(N−1) (wrapping)");
+    }
+    b.op("sfplz 0, L1, L1, 0", "clz(t)");
+    b.op(
+        &format!("sfpiadd -{}, L1, L1, IMM|CC_LT0", 32 - n),
+        "lanes with t ≥ 2^N (unsigned): x out of range",
+    );
+    if b.arch() == Arch::Bh {
+        b.op("sfpshft -31, L0, L0, IMM|ARITHMETIC", "s = x < 0 ? −1 : 0");
+    } else {
+        b.op("sfpshft -31, L0, L0, IMM", "x < 0 ? 1 : 0");
+        b.op("sfpiadd 0, L9, L0, NEG|CC_NONE", "s = x < 0 ? −1 : 0");
+    }
+    b.op(
+        &format!("sfpxor 0, L{}, L0, 0", maxr.0),
+        "max ^ s: max for x ≥ 0, ~max = min for x < 0",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L0, "clamped value");
+    Chosen::new(
+        "int_int::clamp_signed",
+        &["sat ON, signed into narrower signed: biased clz range test, bound chosen by the sign; exact"],
+    )
 }
