@@ -648,6 +648,16 @@ pub struct IoHeader {
 impl IoHeader {
     /// Finds and parses the header line; `Ok(None)` when the listing has none.
     pub fn find(text: &str) -> Result<Option<IoHeader>, String> {
+        let kernels = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("; @io"))
+            .count();
+        if kernels > 1 {
+            return Err(format!(
+                "the listing holds {kernels} kernels (ptoc lower's output for several conversions); \
+                 split it at its `; ----- kernel K of N` lines and run one at a time"
+            ));
+        }
         let Some((n, line)) = text
             .lines()
             .enumerate()

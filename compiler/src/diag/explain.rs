@@ -362,9 +362,9 @@ pub fn explanation(code: Code) -> Explanation {
             "Use a different register, or the register's actual type.",
         ),
         TensixUnsupported => E(
-            "`ptoc lower --target tensix` (and `ptoc verify --lower-check tensix`) emits only SFPU kernels that reproduce the cpu profile's semantics bit for bit and are proven so on the simulator. This conversion (its source and destination type, effective rounding mode and saturation, as the cpu profile resolves them) has no such kernel; the message says why.",
-            "// ptoc lower --target tensix\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi32>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>) {rmode = #pto<round_mode ODD>}\n  return\n}",
-            "Use a rounding mode or saturation `ptoc lower --report` lists as lowered for the pair, or run the conversion elsewhere (the reference interpreter executes every combination).",
+            "`ptoc lower --target tensix` (and `ptoc verify --lower-check tensix`) emits only SFPU kernels that reproduce the cpu profile's semantics bit for bit and are proven so on the simulator. A conversion between carried types (its source and destination type, effective rounding mode and saturation, as the cpu profile resolves them) for which no lowering rule exists is reported with this code and the rule's reason. Today every combination of the carried types has a proven rule (docs/tensix-kernels.md), so no input produces it; the verifier never produces it either.",
+            "; no input produces E0701 today: every carried combination is lowered (docs/tensix-kernels.md)",
+            "Use a combination docs/tensix-kernels.md lists as lowered, or run the conversion elsewhere (the reference interpreter executes every combination).",
         ),
         TensixTypeNotCarried => E(
             "Tensix kernels carry f32, bf16, f16, i32, ui32, i16, ui16, i8 and ui8 elements (one 32-bit Dst datum each, docs/tensix.md). fp8, hif8, fp4, i64 and s4 tiles have no Dst form in ptoc's kernels.",
