@@ -24,7 +24,7 @@ use pto_runtime::tensix::isa::Arch;
 use pto_runtime::tensix::sim::kernel::Kernel;
 
 use super::args::ErrorFormat;
-use super::sim::{ArchArg, IoHeader};
+use super::sim::ArchArg;
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
 use crate::diag::Diagnostic;
@@ -32,6 +32,7 @@ use crate::exec::progress::Progress;
 use crate::lower::tensix::builder::Line;
 use crate::lower::tensix::docs::cycles_per_row;
 use crate::lower::tensix::emit;
+use crate::lower::tensix::header::IoHeader;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
 use crate::lower::tensix::{lower_file, Combo, Family, LoweredFile, TensixKernel};
 

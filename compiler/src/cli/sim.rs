@@ -64,6 +64,8 @@ use pto_runtime::tensix::formats::{
     View,
 };
 use pto_runtime::tensix::io::Datum;
+
+use crate::lower::tensix::header::IoHeader;
 use pto_runtime::tensix::isa::{Insn, Program};
 use pto_runtime::tensix::sim::cycle::steady_state;
 use pto_runtime::tensix::sim::kernel::Kernel;
@@ -630,115 +632,6 @@ fn sixteen_bit_access(k: &Kernel) -> Option<&'static str> {
             }
             _ => None,
         })
-}
-
-/// The `; @io src=T dst=T [arch=A] [rmode=M sat=on|off]` header of a ptoc kernel listing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IoHeader {
-    pub src: ElemType,
-    pub dst: ElemType,
-    pub src_datum: Datum,
-    pub dst_datum: Datum,
-    pub arch: Arch,
-    /// Effective rounding and saturation, when the header states them (`ptoc prove` of a listing).
-    pub rounding: Option<pto_runtime::convert::Rounding>,
-    pub sat: Option<bool>,
-}
-
-impl IoHeader {
-    /// Finds and parses the header line; `Ok(None)` when the listing has none.
-    pub fn find(text: &str) -> Result<Option<IoHeader>, String> {
-        let kernels = text
-            .lines()
-            .filter(|l| l.trim_start().starts_with("; @io"))
-            .count();
-        if kernels > 1 {
-            return Err(format!(
-                "the listing holds {kernels} kernels (ptoc lower's output for several conversions); \
-                 split it at its `; ----- kernel K of N` lines and run one at a time"
-            ));
-        }
-        let Some((n, line)) = text
-            .lines()
-            .enumerate()
-            .find(|(_, l)| l.trim_start().starts_with("; @io"))
-        else {
-            return Ok(None);
-        };
-        let bad = |m: String| format!("line {}: `; @io` header: {m}", n + 1);
-        let mut src = None;
-        let mut dst = None;
-        let mut arch = Arch::Bh;
-        let mut rounding = None;
-        let mut sat = None;
-        for kv in line
-            .trim_start()
-            .trim_start_matches("; @io")
-            .split_whitespace()
-        {
-            let Some((k, v)) = kv.split_once('=') else {
-                return Err(bad(format!("expected key=value, found `{kv}`")));
-            };
-            let ty = |v: &str| {
-                pto_runtime::tensix::io::TENSIX_TYPES
-                    .into_iter()
-                    .find(|t| t.ir_name() == v)
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "unknown element type `{v}` (expected f32, bf16, f16, i32, ui32, i16, ui16, i8 or ui8)"
-                        ))
-                    })
-            };
-            match k {
-                "src" => src = Some(ty(v)?),
-                "dst" => dst = Some(ty(v)?),
-                "arch" => {
-                    arch = match v {
-                        "blackhole" => Arch::Bh,
-                        "wormhole" => Arch::Wh,
-                        _ => {
-                            return Err(bad(format!(
-                                "unknown arch `{v}` (expected blackhole or wormhole)"
-                            )))
-                        }
-                    }
-                }
-                "rmode" => {
-                    rounding = crate::exec::spec::parse_rmode(v)
-                        .ok()
-                        .and_then(crate::exec::spec::rounding_of);
-                    if rounding.is_none() {
-                        return Err(bad(format!(
-                            "rmode must be RINT, ROUND, FLOOR, CEIL, TRUNC or ODD, found `{v}`"
-                        )));
-                    }
-                }
-                "sat" => {
-                    sat = Some(match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(bad(format!("sat must be on or off, found `{v}`"))),
-                    })
-                }
-                _ => return Err(bad(format!("unknown key `{k}`"))),
-            }
-        }
-        let (Some(src), Some(dst)) = (src, dst) else {
-            return Err(bad("needs both src= and dst=".to_string()));
-        };
-        let datum = |t: ElemType| {
-            Datum::of(t).ok_or_else(|| bad(format!("{} has no datum form", t.ir_name())))
-        };
-        Ok(Some(IoHeader {
-            src,
-            dst,
-            src_datum: datum(src)?,
-            dst_datum: datum(dst)?,
-            arch,
-            rounding,
-            sat,
-        }))
-    }
 }
 
 /// `cycles / rows` as an integer when exact, else a decimal (3 places).

@@ -21,6 +21,7 @@
 pub mod builder;
 pub mod docs;
 pub mod emit;
+pub mod header;
 pub mod prove;
 pub mod published;
 pub mod rules;
