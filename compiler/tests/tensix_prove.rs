@@ -85,3 +85,36 @@ fn a_broken_kernel_fails_its_proof() {
     // -1.0 is among the edge inputs and must be reported with both outputs.
     assert!(rep.first.iter().all(|m| m.got != Some(m.expected)));
 }
+
+/// D5 is not vacuous: a macro form whose Store slot fires one cycle early (delay 0 instead of 1,
+/// so it stores L16 before the cast has written it) fails the proof.
+#[test]
+fn a_mistimed_macro_fails_its_comparison_with_the_plain_program() {
+    use pto_runtime::convert::Rounding;
+    use pto_runtime::elem::ElemType;
+    use pto_runtime::tensix::asm::assemble;
+    let combo = Combo {
+        src: ElemType::U16,
+        dst: ElemType::F32,
+        rounding: Rounding::Rint,
+        sat: false,
+    };
+    let mut k = lower_combo(combo, Arch::Bh).expect("u16 -> f32 is lowered");
+    let good = prove(&k, &ProofOptions::default(), &|_| {});
+    assert!(
+        good.passed() && good.macro_mismatches == Some(0),
+        "{good:?}"
+    );
+    let m = k.macro_form.as_mut().expect("u16 -> f32 has a macro form");
+    let upper = m
+        .init
+        .iter_mut()
+        .find(|l| l.comment.contains("Sequence[0] high half"))
+        .expect("sequence line");
+    // Store byte 0x4B (L16, delay 1) -> 0x43 (L16, delay 0).
+    upper.insn = assemble("sfploadi L0, UPPER, 0x4300", Arch::Bh)
+        .expect("asm")
+        .insns[0];
+    let bad = prove(&k, &ProofOptions::default(), &|_| {});
+    assert!(!bad.passed(), "{bad:?}");
+}

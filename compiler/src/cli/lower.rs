@@ -30,7 +30,7 @@ use crate::diag::render::{render_human, render_json};
 use crate::diag::Diagnostic;
 use crate::exec::progress::Progress;
 use crate::lower::tensix::builder::Line;
-use crate::lower::tensix::docs::cycles_per_row;
+use crate::lower::tensix::docs::{cycles_per_row, macro_cycles_per_row};
 use crate::lower::tensix::emit;
 use crate::lower::tensix::header::IoHeader;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
@@ -74,8 +74,8 @@ pub struct LowerArgs {
     /// Write the output to FILE instead of stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// The program without SFPLOADMACRO (ptoc's kernels are plain today, so this is the default
-    /// form; the flag is accepted for scripts that must not get macro code).
+    /// The program without SFPLOADMACRO (the llk DISABLE_SFPLOADMACRO path, as asm), for
+    /// simulators without macro support (ttsim) and for debugging.
     #[arg(long)]
     pub plain: bool,
     /// Print per conversion: rule, instructions, cycles per row, proof status (no code).
@@ -178,7 +178,7 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
                 s.push_str(&format!("; ----- kernel {} of {n}\n", i + 1));
             }
             s.push_str(&match args.emit {
-                EmitArg::Asm => emit::asm::emit(k),
+                EmitArg::Asm => emit::asm::emit(k, args.plain),
                 EmitArg::Llk => emit::llk::emit(k),
                 EmitArg::Sfpi => emit::sfpi::emit(k),
             });
@@ -210,12 +210,13 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
     );
     for k in kernels {
         s.push_str(&format!(
-            "{} | {} | {} | {} | {} | - | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
+            "{} | {} | {} | {} | {} | {} | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
             k.combo.describe(),
             emit::asm::arch_name(k.arch),
             k.rule,
             k.body_len(),
             cycles_per_row(k),
+            macro_cycles_per_row(k),
         ));
     }
     s
@@ -332,6 +333,11 @@ pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) ->
         },
         rep.mismatches
     );
+    if let Some(d) = rep.macro_mismatches {
+        s.push_str(&format!(
+            "  SFPLOADMACRO form vs plain program (D5): {d} differing outputs\n"
+        ));
+    }
     if let Some(e) = &rep.error {
         s.push_str(&format!("  error: {e}\n"));
     }
@@ -362,6 +368,7 @@ fn proof_json(k: &TensixKernel, rep: &ProofReport) -> serde_json::Value {
         "exhaustive": rep.exhaustive,
         "relaxed": rep.relaxed,
         "mismatches": rep.mismatches,
+        "macro_mismatches": rep.macro_mismatches,
         "error": rep.error,
         "first": rep.first.iter().map(|m| serde_json::json!({
             "input": m.input, "expected": m.expected, "got_word": m.got_word,
@@ -404,5 +411,6 @@ fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, Str
         body: lines(&k.body),
         drain: lines(&k.drain),
         nan_any: false,
+        macro_form: None,
     })
 }

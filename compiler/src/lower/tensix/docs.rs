@@ -34,6 +34,21 @@ pub fn cycles_per_row(k: &TensixKernel) -> String {
     }
 }
 
+/// Steady-state cycles per row of the kernel's SFPLOADMACRO form, or `-` without one.
+pub fn macro_cycles_per_row(k: &TensixKernel) -> String {
+    let Some(sk) = k.macro_sim_kernel() else {
+        return "-".to_string();
+    };
+    let cfg = pto_runtime::tensix::sim::SimConfig {
+        allow_backdoor: true,
+        ..kernel_sim_config()
+    };
+    match steady_state(k.arch, cfg, &sk.init, &sk.body, &sk.drain, 2) {
+        Ok(r) => r.cycles_per_row_text(),
+        Err(e) => format!("? ({e})"),
+    }
+}
+
 fn show(elem: pto_runtime::ElemType, bits: u64) -> String {
     if bits >> elem.value_bits() != 0 {
         return format!(
@@ -100,7 +115,14 @@ pub fn render_kernels_markdown() -> String {
             Ok(k) => (
                 format!("`{}`", k.rule),
                 k.body_len().to_string(),
-                cycles_per_row(&k),
+                match k.macro_form {
+                    Some(_) => format!(
+                        "{} (macro; plain {})",
+                        macro_cycles_per_row(&k),
+                        cycles_per_row(&k)
+                    ),
+                    None => cycles_per_row(&k),
+                },
             ),
             Err(e) => (format!("not lowered: {e}"), "—".into(), "—".into()),
         };
@@ -134,6 +156,7 @@ pub fn render_kernels_markdown() -> String {
                     rule = format!("`{}`", k.rule);
                     cells.push(k.body_len().to_string());
                     cells.push(cycles_per_row(&k));
+                    cells.push(macro_cycles_per_row(&k));
                 }
                 Err(e) => {
                     if rule.is_empty() {
@@ -144,6 +167,7 @@ pub fn render_kernels_markdown() -> String {
                             other => format!("not lowered: {other}"),
                         };
                     }
+                    cells.push("—".into());
                     cells.push("—".into());
                     cells.push("—".into());
                 }
@@ -161,15 +185,16 @@ pub fn render_kernels_markdown() -> String {
         s,
         "{} of {} combinations lowered on Blackhole, {} on Wormhole (9 types × 9 types × 6 rounding\n\
          modes × 2 saturation modes). Instructions per row = issue slots of the loop body; cycles per\n\
-         row by the §7 cycle model (Wormhole adds NOPs after MAD-class results where no independent\n\
+         row by the §7 cycle model, for the plain program and, where the body's shape has one, its\n\
+         SFPLOADMACRO form (`-`: none; module `lower::tensix::macros`) (Wormhole adds NOPs after MAD-class results where no independent\n\
          instruction fills the slot; Blackhole stalls).\n",
         lowered[0],
         combos.len(),
         lowered[1]
     );
     s.push_str(
-        "| conversion | rule | BH instructions/row | BH c/row | WH instructions/row | WH c/row |\n\
-         |---|---|---|---|---|---|\n",
+        "| conversion | rule | BH instructions/row | BH c/row plain | BH c/row macro | WH instructions/row | WH c/row plain | WH c/row macro |\n\
+         |---|---|---|---|---|---|---|---|\n",
     );
     s.push_str(&rows);
     s

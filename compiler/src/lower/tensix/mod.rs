@@ -22,6 +22,7 @@ pub mod builder;
 pub mod docs;
 pub mod emit;
 pub mod header;
+pub mod macros;
 pub mod prove;
 pub mod published;
 pub mod rules;
@@ -193,6 +194,9 @@ pub struct TensixKernel {
     pub drain: Vec<Line>,
     /// Proven under `--nan=any` only (NaN inputs not compared).
     pub nan_any: bool,
+    /// The SFPLOADMACRO form, when the body's shape has one (`macros`); proven equal to the
+    /// plain body on every proof input (D5).
+    pub macro_form: Option<macros::MacroForm>,
 }
 
 impl TensixKernel {
@@ -213,6 +217,16 @@ impl TensixKernel {
             body: prog(&self.body),
             drain: prog(&self.drain),
         }
+    }
+
+    /// The simulator's view of the macro form.
+    pub fn macro_sim_kernel(&self) -> Option<Kernel> {
+        let prog = |v: &[Line]| Program::new(v.iter().map(|l| l.insn).collect::<Vec<Insn>>());
+        self.macro_form.as_ref().map(|m| Kernel {
+            init: prog(&m.init),
+            body: prog(&m.body),
+            drain: prog(&m.drain),
+        })
     }
 
     /// Issue slots of one body run (one row): the plain instruction count.
@@ -242,16 +256,19 @@ pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError>
     }
     let body = schedule::schedule(std::mem::take(&mut b.body), arch);
     let drain = schedule::drain_for(&body, arch);
+    let init = std::mem::take(&mut b.init);
+    let macro_form = macros::macro_form(arch, &init, &body);
     Ok(TensixKernel {
         combo,
         arch,
         family,
         rule: chosen.name,
         notes: chosen.notes,
-        init: std::mem::take(&mut b.init),
+        init,
         body,
         drain,
         nan_any: false,
+        macro_form,
     })
 }
 

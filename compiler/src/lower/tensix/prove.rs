@@ -77,11 +77,17 @@ pub struct ProofReport {
     pub error: Option<String>,
     pub exhaustive: bool,
     pub relaxed: bool,
+    /// D5: inputs on which the SFPLOADMACRO form's output differs from the plain program's
+    /// (`None` when the kernel has no macro form).
+    pub macro_mismatches: Option<u64>,
 }
 
 impl ProofReport {
     pub fn passed(&self) -> bool {
-        self.error.is_none() && self.mismatches == 0 && self.inputs > 0
+        self.error.is_none()
+            && self.mismatches == 0
+            && self.inputs > 0
+            && self.macro_mismatches.unwrap_or(0) == 0
     }
 }
 
@@ -203,6 +209,38 @@ fn check_block(
     if let Err(e) = simulate(k, &bufs.words, &mut bufs.out) {
         rep.error = Some(e);
         return;
+    }
+    if let Some(mk) = k.macro_sim_kernel() {
+        // D5: the macro program against its plain equivalent, on the same inputs.
+        let cfg = SimConfig {
+            allow_backdoor: true,
+            ..kernel_sim_config()
+        };
+        let rows = KERNEL_DEST.sfpu_rows();
+        match run_kernel_batch(
+            k.arch,
+            cfg,
+            &mk,
+            1,
+            &bufs.words,
+            KERNEL_MOD0,
+            KERNEL_MOD0,
+            KERNEL_DEST,
+            rows,
+        ) {
+            Ok(m) => {
+                let d = m
+                    .par_iter()
+                    .zip(bufs.out.par_iter())
+                    .filter(|(a, b)| a != b)
+                    .count();
+                *rep.macro_mismatches.get_or_insert(0) += d as u64;
+            }
+            Err(e) => {
+                rep.error = Some(format!("macro form: {e}"));
+                return;
+            }
+        }
     }
     let (src, dst) = (k.combo.src, k.combo.dst);
     let (sb, db) = (src.storage_bytes() as usize, dst.storage_bytes() as usize);

@@ -29,8 +29,9 @@ pub fn io_line(k: &TensixKernel) -> String {
     )
 }
 
-/// The whole listing.
-pub fn emit(k: &TensixKernel) -> String {
+/// The whole listing: the SFPLOADMACRO form when the kernel has one and `plain` is false,
+/// else the plain program.
+pub fn emit(k: &TensixKernel, plain: bool) -> String {
     let mut s = String::new();
     s.push_str(&format!(
         "; ptoc tensix kernel: tcvt {} ({})\n",
@@ -46,11 +47,27 @@ pub fn emit(k: &TensixKernel) -> String {
         k.src_datum().describe(),
         k.dst_datum().describe()
     ));
-    s.push_str(&io_line(k));
-    s.push('\n');
-    section(&mut s, "init", &k.init);
-    section(&mut s, "body", &k.body);
-    section(&mut s, "drain", &k.drain);
+    match (&k.macro_form, plain) {
+        (Some(m), false) => {
+            s.push_str(
+                "; form: SFPLOADMACRO (proven equal to the plain program on every proof input, D5; \
+                 `--plain` for the plain form)\n",
+            );
+            s.push_str(&io_line(k));
+            s.push('\n');
+            section(&mut s, "init", &m.init);
+            section(&mut s, "body", &m.body);
+            section(&mut s, "drain", &m.drain);
+        }
+        _ => {
+            s.push_str("; form: plain (no SFPLOADMACRO)\n");
+            s.push_str(&io_line(k));
+            s.push('\n');
+            section(&mut s, "init", &k.init);
+            section(&mut s, "body", &k.body);
+            section(&mut s, "drain", &k.drain);
+        }
+    }
     s
 }
 

@@ -5,8 +5,9 @@
 //! modes use `InstrModLoadStore::*` and address modes `ADDR_MOD_n`, other fields are numbers
 //! followed by the assembly text as a comment.
 //!
-//! ptoc's kernels are plain (no SFPLOADMACRO), so the `DISABLE_SFPLOADMACRO` path of tt-llk is
-//! the only path; the file says so instead of emitting the same code twice.
+//! A kernel with an SFPLOADMACRO form gets both paths, as tt-llk does: the macro init and loop by
+//! default, the plain ones under `#ifdef DISABLE_SFPLOADMACRO` (the path ttsim can run). A plain
+//! kernel has one path and the file says so.
 
 use pto_runtime::tensix::asm::format_insn;
 use pto_runtime::tensix::isa::{Insn, Kind, Mod0};
@@ -96,17 +97,32 @@ pub fn emit(k: &TensixKernel) -> String {
         k.src_datum().describe(),
         k.dst_datum().describe()
     ));
-    s.push_str("// No SFPLOADMACRO: this is also the DISABLE_SFPLOADMACRO path.\n\n");
+    let Some(m) = &k.macro_form else {
+        s.push_str("// No SFPLOADMACRO: this is also the DISABLE_SFPLOADMACRO path.\n\n");
+        functions(&mut s, &name, [&k.init, &k.body, &k.drain]);
+        return s;
+    };
+    s.push_str(
+        "// SFPLOADMACRO form by default; DISABLE_SFPLOADMACRO selects the plain program.\n\n",
+    );
+    s.push_str("#ifdef DISABLE_SFPLOADMACRO\n");
+    functions(&mut s, &name, [&k.init, &k.body, &k.drain]);
+    s.push_str("#else\n");
+    functions(&mut s, &name, [&m.init, &m.body, &m.drain]);
+    s.push_str("#endif\n");
+    s
+}
+
+fn functions(s: &mut String, name: &str, [init, body, drain]: [&[Line]; 3]) {
     s.push_str(&format!("inline void init_{name}() {{\n"));
-    block(&mut s, "    ", &k.init);
+    block(s, "    ", init);
     s.push_str("}\n\n");
     s.push_str(&format!(
         "template <bool APPROXIMATION_MODE, int ITERATIONS>\ninline void calculate_{name}() {{\n"
     ));
     s.push_str("#pragma GCC unroll 8\n    for (int d = 0; d < ITERATIONS; d++) {\n");
-    block(&mut s, "        ", &k.body);
+    block(s, "        ", body);
     s.push_str("    }\n");
-    block(&mut s, "    ", &k.drain);
+    block(s, "    ", drain);
     s.push_str("}\n");
-    s
 }
