@@ -65,14 +65,33 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
             c.rounding.name()
         ));
     }
-    if f32_like && c.dst == ElemType::I32 && c.rounding == Rounding::Trunc && !c.sat {
-        return Ok(trunc_i32(b));
+    if f32_like && c.rounding == Rounding::Trunc {
+        match (c.dst, c.sat) {
+            (ElemType::I32, false) => return Ok(trunc_i32(b)),
+            (ElemType::I32, true) => return Ok(trunc_i32_sat(b)),
+            (ElemType::U32, false) => return Ok(trunc_u32(b)),
+            (ElemType::U32, true) => return Ok(trunc_u32_sat(b)),
+            (_, false) => return Ok(trunc_narrow(c, b)),
+            _ => {}
+        }
+    }
+    if f32_like && c.rounding == Rounding::Round && c.sat {
+        match c.dst {
+            ElemType::U16 => return Ok(round_unsigned_sat(b, "FP32_TO_UINT16", "ui16")),
+            ElemType::U8 => return Ok(round_unsigned_sat(b, "FP32_TO_UINT8", "ui8")),
+            _ => {}
+        }
     }
     Ok(general(c, b))
 }
 
-fn trunc_i32(b: &mut Builder) -> Chosen {
+/// The §8.2 body up to (and without) the store: L1 = trunc(x) as i32, INT_MIN out of range.
+fn trunc_i32_body(b: &mut Builder) {
     b.load(Reg::L0, "x (fp32 bits)");
+    trunc_i32_body_after_load(b);
+}
+
+fn trunc_i32_body_after_load(b: &mut Builder) {
     b.op("sfploadi L1, USHORT, 0", "result = 0 (|x| < 1)");
     b.op(
         "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
@@ -99,10 +118,141 @@ fn trunc_i32(b: &mut Builder) -> Chosen {
     b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
     b.op("sfpiadd 0, L9, L1, NEG|CC_NONE", "result = 0 - result");
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
+}
+
+fn trunc_i32(b: &mut Builder) -> Chosen {
+    trunc_i32_body(b);
     b.store(Reg::L1, "i32 result");
     Chosen::new(
         "float_int::trunc_i32",
         &["published tensix.md §8.2 sequence, unchanged (already the reference's sat-OFF rule)"],
+    )
+}
+
+fn trunc_i32_sat(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op("sfpsetsgn 0, L0, L3, ARG_IMM", "|x| bits (NaN test below)");
+    trunc_i32_body_after_load(b);
+    b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
+    b.op(
+        "sfpsetcc 0, L1, 0, LREG_LT0",
+        "... whose result is INT_MIN (overflow)",
+    );
+    b.op("sfpiadd -1, L1, L1, IMM|CC_NONE", "INT_MAX");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    let k = b.constant(0x7F80_0000, Reg::L7, "+Inf bits");
+    b.op(
+        &format!("sfpiadd 0, L{}, L3, NEG", k.0),
+        "0x7F800000 - |x|; lanes with NaN (< 0)",
+    );
+    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, "i32 result");
+    Chosen::new(
+        "float_int::trunc_i32_sat",
+        &["published tensix.md §8.2 sequence + sat fix-up: x >= 0 with INT_MIN -> INT_MAX, NaN -> 0"],
+    )
+}
+
+fn trunc_u32(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op(
+        "sfploadi L1, USHORT, 0",
+        "result = 0 (|x| < 1, |x| >= 2^55, Inf, NaN)",
+    );
+    b.op(
+        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        "E = exp(x); lanes with E >= 0",
+    );
+    b.op("sfpiadd -55, L2, L2, IMM", "E - 55; lanes with E < 55");
+    b.op(
+        "sfpiadd 32, L2, L2, IMM|CC_NONE",
+        "shift = E - 23 (-23..31)",
+    );
+    b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
+    b.op(
+        "sfpshft 0, L2, L1, 0",
+        "truncated |x| mod 2^32 (right shift truncates, left shift wraps)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
+    b.op(
+        "sfpiadd 0, L9, L1, NEG|CC_NONE",
+        "two's complement mod 2^32 (i64 rule)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, "ui32 result");
+    Chosen::new(
+        "float_int::trunc_u32",
+        &["new, shaped like tensix.md §8.2: low 32 bits of the i64 truncation (x86 sat-OFF rule)"],
+    )
+}
+
+fn trunc_u32_sat(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op("sfploadi L1, USHORT, 0", "result = 0 (x < 0, |x| < 1)");
+    b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
+    b.op(
+        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        "E = exp(x); lanes with E >= 0",
+    );
+    b.op(
+        "sfploadi L1, SHORT, 0xffff",
+        "UINT_MAX (x >= 2^32, +Inf, +NaN)",
+    );
+    b.op("sfpiadd -32, L2, L2, IMM", "E - 32; lanes with E < 32");
+    b.op("sfpiadd 9, L2, L2, IMM|CC_NONE", "shift = E - 23");
+    b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
+    b.op("sfpshft 0, L2, L1, 0", "trunc(x)");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    let k = b.constant(0x807F_FFFF, Reg::L7, "-0x7F800001");
+    b.op(
+        &format!("sfpiadd 0, L{}, L0, CC_GTE0", k.0),
+        "x - 0x7F800001; lanes with +NaN (>= 0)",
+    );
+    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, "ui32 result");
+    Chosen::new(
+        "float_int::trunc_u32_sat",
+        &["published tensix.md §8.3 sequence + NaN fix-up (+NaN -> 0 instead of UINT_MAX)"],
+    )
+}
+
+/// f32/bf16 → i16/ui16/i8/ui8 TRUNC sat OFF: the low bits of the §8.2 i32 result.
+fn trunc_narrow(c: &Combo, b: &mut Builder) -> Chosen {
+    let (bits, signed) = int_info(c.dst);
+    trunc_i32_body(b);
+    canonical(b, bits, signed);
+    b.store(Reg::L1, "result datum");
+    Chosen::new(
+        "float_int::trunc_narrow",
+        &["published tensix.md §8.2 sequence (the i32 x86 rule) + the low bits as the canonical datum"],
+    )
+}
+
+/// f32/bf16 → ui16/ui8 ROUND sat ON (tensix.md §8.4) with the NaN fix.
+fn round_unsigned_sat(b: &mut Builder, rnd: &str, ty: &str) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op(
+        "sfpswap 0, L9, L0, MAX_MIN",
+        "x = max(x, +0) (sign-magnitude order: negatives, -NaN -> +0)",
+    );
+    b.op(
+        &format!("sfpstochrnd 0, 0, L0, L0, L1, {rnd}"),
+        "round half away, clamp to max (|x| < 0.5 -> 0; +Inf, +NaN -> max)",
+    );
+    let k = b.constant(0x807F_FFFF, Reg::L7, "-0x7F800001");
+    b.op(
+        &format!("sfpiadd 0, L{}, L0, CC_GTE0", k.0),
+        "x - 0x7F800001; lanes with +NaN (>= 0)",
+    );
+    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, &format!("{ty} result"));
+    Chosen::new(
+        "float_int::round_unsigned_sat",
+        &["published tensix.md §8.4 sequence (SFPSWAP max with +0, SFPSTOCHRND) + NaN fix-up (+NaN -> 0)"],
     )
 }
 
