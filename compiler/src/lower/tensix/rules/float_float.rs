@@ -59,12 +59,22 @@ fn l(r: Reg) -> String {
 
 /// `dst = src` shifted left by `amt` (right when negative), `src` kept.
 fn copy_shift(b: &mut Builder, dst: Reg, src: Reg, amt: i32, why: &str) {
-    match b.arch() {
-        Arch::Bh => b.op(
+    copy_shift_by(b, dst, src, amt, None, why)
+}
+
+/// As [`copy_shift`]; on Wormhole, `by` (a register whose value, read as a shift amount, is
+/// `amt`) makes it one SFPSHFT2 instead of a move and a shift.
+fn copy_shift_by(b: &mut Builder, dst: Reg, src: Reg, amt: i32, by: Option<Reg>, why: &str) {
+    match (b.arch(), by) {
+        (Arch::Bh, _) => b.op(
             &format!("sfpshft {amt}, {}, {}, IMM|IMM_USE_VC", l(src), l(dst)),
             why,
         ),
-        Arch::Wh => {
+        (Arch::Wh, Some(k)) => b.op(
+            &format!("sfpshft2 {}, {}, {}, SHFT_LREG", src.0, l(k), l(dst)),
+            why,
+        ),
+        (Arch::Wh, None) => {
             b.op(&format!("sfpmov 0, {}, {}, 0", l(src), l(dst)), why);
             b.op(
                 &format!("sfpshft {amt}, {}, {}, IMM", l(dst), l(dst)),
@@ -76,7 +86,7 @@ fn copy_shift(b: &mut Builder, dst: Reg, src: Reg, amt: i32, why: &str) {
 
 /// NaN lanes of the f32 pattern in `x` become `sign | canon` (canonical quiet NaN of the
 /// destination written as an f32 pattern); `t` is scratch. All lanes enabled after.
-fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) {
+fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) -> Reg {
     let knan = b.constant(
         0x007F_FFFF,
         Reg::L7,
@@ -96,6 +106,7 @@ fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) {
         "x = canonical qNaN, sign of x kept",
     );
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    kc
 }
 
 fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
@@ -114,8 +125,15 @@ fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
 /// The f32 pattern in L0 → the bf16 datum in L0 (see `f32_bf16`); uses L1..L7.
 fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
     let (x, t) = (Reg::L0, Reg::L1);
-    nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000);
-    round_at_16(b, x, t, mode);
+    // RINT/ROUND/TRUNC never carry out of a low half of 0x000F, so the canonical NaN may carry
+    // 15 there: read as a shift amount it is the `<< 15` RINT needs (one SFPSHFT2 on WH).
+    let low = if matches!(mode, Rounding::Rint | Rounding::Round | Rounding::Trunc) {
+        0xF
+    } else {
+        0
+    };
+    let kc = nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000 | low);
+    round_at_16(b, x, t, mode, kc);
     let mask = b.constant(0xFFFF_0000, Reg::L5, "bf16 mask");
     b.op(
         &format!("sfpand 0, {}, {}, 0", l(mask), l(x)),
@@ -145,11 +163,18 @@ fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
 
 /// Rounds the f32 pattern in `x` at bit 16 per `mode` (low half left as garbage for the mask);
 /// `t` is scratch. All lanes enabled on entry and exit.
-fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding) {
+fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding, kc: Reg) {
     match mode {
         Rounding::Trunc => {}
         Rounding::Rint => {
-            copy_shift(b, t, x, 15, "t = x << 15: bit 16 of x in the sign");
+            copy_shift_by(
+                b,
+                t,
+                x,
+                15,
+                Some(kc),
+                "t = x << 15: bit 16 of x in the sign",
+            );
             b.op(
                 &format!("sfpshft -31, {}, {}, IMM", l(t), l(t)),
                 "t = bit 16 of x (LSB of the kept part)",
@@ -186,12 +211,17 @@ fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding) {
             b.op("sfpencc 0, 0, 0, 0", "all lanes");
         }
         Rounding::Odd | Rounding::Hybrid => {
-            copy_shift(b, t, x, 16, "t = low half of x, at the top");
+            // Bit 4 is cleared by the final mask; it makes the constant a `<< 16` amount.
+            let k = b.constant(
+                0x1_0010,
+                Reg::L3,
+                "bit 16 (LSB of the kept part) | 16 (shift amount)",
+            );
+            copy_shift_by(b, t, x, 16, Some(k), "t = low half of x, at the top");
             b.op(
                 &format!("sfpsetcc 0, {}, 0, LREG_NE0", l(t)),
                 "lanes with a discarded bit set",
             );
-            let k = b.constant(0x1_0000, Reg::L3, "bit 16 (LSB of the kept part)");
             b.op(
                 &format!("sfpor 0, {}, {}, 0", l(k), l(x)),
                 "x |= LSB (round to odd)",
@@ -572,4 +602,74 @@ fn fr_f16(b: &mut Builder, mode: Rounding) -> Chosen {
             "new sequence: exact fp16 → fp32 decode, fr_f32, exact fp32 → fp16 encode (the value is representable, so TRUNC encodes it unchanged)",
         ],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::prove::{prove, ProofOptions};
+    use super::super::super::{lower_combo, Combo, Family};
+    use pto_runtime::convert::Rounding;
+    use pto_runtime::elem::ElemType;
+    use pto_runtime::tensix::isa::{Arch, Insn};
+
+    /// Prints the body length of every lowered float→float combination (run with
+    /// `--nocapture`; the module doc quotes these numbers).
+    #[test]
+    fn body_lengths() {
+        for arch in [Arch::Bh, Arch::Wh] {
+            for c in Combo::all() {
+                if Family::of(c.src, c.dst) != Family::FloatToFloat {
+                    continue;
+                }
+                if let Ok(k) = lower_combo(c, arch) {
+                    let nops = k
+                        .body
+                        .iter()
+                        .filter(|l| matches!(l.insn, Insn::Nop))
+                        .count();
+                    println!(
+                        "{arch:?} {:<28} {:<24} {:>3} instructions ({nops} NOP), init {}",
+                        c.describe(),
+                        k.rule,
+                        k.body_len(),
+                        k.init.len()
+                    );
+                }
+            }
+        }
+    }
+
+    /// The proofs are not vacuous: dropping a tie-breaking step is caught.
+    #[test]
+    fn a_broken_tie_break_fails_its_proof() {
+        for (src, dst, comment) in [
+            (ElemType::F32, ElemType::BF16, "x += LSB: ties go to even"),
+            (ElemType::F32, ElemType::F16, "sig -= 1: ties go to even"),
+            (ElemType::F16, ElemType::BF16, "x += LSB: ties go to even"),
+        ] {
+            let combo = Combo {
+                src,
+                dst,
+                rounding: Rounding::Rint,
+                sat: false,
+            };
+            for arch in [Arch::Bh, Arch::Wh] {
+                let Ok(mut k) = lower_combo(combo, arch) else {
+                    panic!("{} is lowered", combo.describe());
+                };
+                let before = k.body.len();
+                k.body.retain(|l| l.comment != comment);
+                assert_eq!(k.body.len() + 1, before, "{comment}");
+                let rep = prove(
+                    &k,
+                    &ProofOptions {
+                        random: 1 << 12,
+                        ..ProofOptions::default()
+                    },
+                    &|_| {},
+                );
+                assert!(!rep.passed(), "{arch:?} {}", combo.describe());
+            }
+        }
+    }
 }
