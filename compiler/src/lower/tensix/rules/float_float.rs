@@ -1,28 +1,71 @@
-//! float → float rules (semantics.md §4.3 / §4.4), all in the integer domain on the datum's bit
-//! pattern, so Wormhole and Blackhole run the same arithmetic (no MAD numerics involved).
+//! float → float rules (semantics.md §4.3 / §4.4), in the integer domain on the datum's bit
+//! pattern (the only MAD-class instruction is one exact power-of-two SFPMULI in the fp16
+//! decode), so Wormhole and Blackhole compute the same bits. Instruction counts are plain body
+//! instructions per row, load and store included (= cycles per row; the scheduler needs no NOP
+//! in any of them); `body_lengths` in the tests prints them all.
 //!
 //! ## `f32_bf16` — f32 → bf16, every mode, sat OFF/ON
-//! The bf16 result is the f32 pattern rounded at bit 16 (the bf16 datum is that pattern with a
-//! zero low half). Sequence: NaN lanes are replaced by the canonical quiet NaN with the input's
-//! sign (`|x| + 0x7FFFFF < 0` selects them; SFPSETSGN writes `0x7FC00000` keeping the sign);
-//! then the integer rounding of the pattern at bit 16 (RINT `+0x7FFF + bit16`, ROUND `+0x8000`,
-//! away from zero `+0xFFFF` in the lanes whose sign calls for it (FLOOR of negatives, CEIL of
-//! positives), TRUNC nothing, ODD: bit 16 set in the lanes whose low half is non-zero) and the
-//! mask `& 0xFFFF0000`. Sat ON: lanes whose result is ±Inf get `- 0x10000` (→ ±max).
-//! Exact because the pattern is monotonic in the magnitude: the carry out of the low half moves
-//! to the next bf16 value, across binades, from the largest subnormal to the smallest normal
-//! and from ±max to ±Inf, which is the §4.3 overflow rule of RINT/ROUND/FLOOR/CEIL with sat
-//! OFF; TRUNC/ODD and the non-away side of FLOOR/CEIL never carry into ±Inf (max is odd), so
-//! they stay at ±max as §4.3 asks; ±Inf inputs have a zero low half and stay. RINT: 12
-//! instructions per row (BH; WH 13), the other modes 11–13. Starts from the published §8.1
-//! integer RNE (7 instructions); fixes NaN (canonical, sign kept), keeps subnormal results (raw
-//! INT32 store, no FP16B store flush) and adds sat ON.
+//! Sequence: NaN lanes (`|x| + 0x7FFFFF < 0`, one flag-writing SFPIADD on a SFPSETSGN copy)
+//! get the canonical quiet NaN with the input's sign (SFPSETSGN from a constant); then the
+//! integer rounding of the pattern at bit 16: RINT `+ 0x7FFF + bit16` (bit 16 by a copying
+//! `<< 15` and `>> 31`), ROUND `+ 0x8000`, away from zero `+ 0xFFFF` in the lanes whose sign
+//! calls for it (FLOOR: negatives, CEIL: positives), TRUNC nothing, ODD `| 0x10000` in the
+//! lanes with a non-zero low half; then `& 0xFFFF0000`. Sat ON: lanes whose result is ±Inf
+//! (`|r| ^ Inf == 0`) get `- 0x10000`, i.e. ±max.
+//! Count (BH = WH): RINT 11, ROUND 8, FLOOR/CEIL 10, TRUNC 7, ODD 11; sat ON adds 5–6.
+//! Exact: the f32 pattern is monotonic in the magnitude and bf16 has f32's exponent range, so
+//! rounding the pattern at bit 16 is the single rounding at bf16 precision for normals and
+//! subnormals alike; the carry moves to the next bf16 value across binades and from ±max into
+//! ±Inf, which is §4.3's sat-OFF overflow rule for RINT/ROUND and the away side of FLOOR/CEIL,
+//! while TRUNC, ODD (max is odd) and the other side never carry into ±Inf and so stay at ±max
+//! as §4.3 asks. ±Inf inputs have a zero low half and stay ±Inf (sat ON: ±max). On WH the
+//! canonical NaN constant is `0x7FC0000F` for RINT/ROUND/TRUNC (the low half never carries)
+//! and doubles as the `<< 15` amount of a one-instruction SFPSHFT2 copy; ODD's `0x10010`
+//! likewise doubles as `<< 16` (bit 4 dies in the mask).
+//! Origin: the published §8.1 integer RNE (7 plain instructions); fixes NaN (0x7F800001 gave
+//! +Inf, 0x7FFFFFFF gave −0), denormal results (raw INT32 store instead of the flushing FP16B
+//! store, no Dst view mixing) and adds the other modes and sat ON.
 //!
-//! ## `bf16_f32` — bf16 → f32, every mode, sat OFF/ON
-//! The bf16 datum already is the f32 value. Only NaN needs work: the quiet bit is set in NaN
-//! lanes (payload already left-aligned, sign kept, §4.4). Sat ON also turns ±Inf into ±max
-//! (`0x7F800000 - 1 = 0x7F7FFFFF`, sign bit untouched). 6 instructions (sat ON 11).
-//! New sequence (no published one).
+//! ## `bf16_f32` — bf16 → f32, every mode (exact), sat OFF/ON
+//! The bf16 datum already is the f32 value: NaN lanes (same test as above) get the quiet bit
+//! (payload already left-aligned, sign kept, §4.4); sat ON also maps lanes with `|x| == Inf` to
+//! `x - 1` = ±max. 6 instructions (sat ON 11). New sequence.
+//!
+//! ## `f16_f32` — f16 → f32, every mode (exact), sat OFF/ON
+//! `m = |h| << 13` (copying `<< 17`, `>> 4`), sign moved to bit 31. Lanes with exponent field 0:
+//! `m = float(m)` by SFPCAST (exact, < 2^24) times 2^-37 (SFPMULI, exact power of two, normal
+//! result; zero stays +0); other lanes `m += 112 << 23` (rebias); exponent 31: Inf (sat: max),
+//! and with a payload `0x7FC00000 | payload << 13`; then SFPSETSGN. 19 (BH) / 20 (WH)
+//! instructions, sat ON +1. Exact: every f16 value is an f32 normal (or zero) and each path
+//! builds its pattern without rounding. New sequence.
+//!
+//! ## `to_f16` — f32 / bf16 → f16, every mode, sat OFF/ON
+//! E = biased exponent, sig = significand (hidden bit; f32 subnormals without it when the mode
+//! can round a tiny value up), shift `s = clamp(126 - E, 13, 31)`, `q = round(sig >> s)` per
+//! mode on the integer (TRUNC `>>`; away `+ 2^s - 1`; ROUND `+ 2^(s-1)`; RINT
+//! `+ 2^(s-1) - 1 + ((sig >> s) & 1)`; ODD `| 1` when `q << s != sig`), then
+//! `r = (max(E - 113, 0) << 10) + q` (the hidden bit and any carry step the exponent, subnormal → normal → overflow),
+//! `r >= 0x7C00` → Inf or max per §4.3's mode/sign/sat rule, E = 255 → Inf (sat: max) or the
+//! canonical 0x7E00, sign to bit 15. RINT 40 (BH) / 41 (WH), ROUND 35/36, FLOOR/CEIL 42/43,
+//! TRUNC 31/32, ODD 41/42. Exact: one rounding of the exact significand on the fp16 grid of
+//! its binade (2^max(E-150+13, -24)); shifts ≥ 25 leave `sig < 2^(s-1)`, so the clamp to 31
+//! rounds like the true shift. bf16 runs unchanged (its datum is an f32 value). The published
+//! §8.14 fp16a (SFPSTOCHRND, ties away, flushes subnormals, NaN → Inf) is not used.
+//!
+//! ## `f16_bf16` — f16 → bf16, every mode, sat OFF/ON
+//! The exact `f16_f32` decode followed by the `f32_bf16` rounding (single rounding; NaN
+//! canonical; sat). RINT 29 (BH) / 30 (WH) instructions. New sequence.
+//!
+//! ## `fr_f32` — f32 → f32 and bf16 → bf16 (FR: round to integral), every mode, sat ignored
+//! `q = round(sig >> s)` with `s = clamp(150 - E, 1, 31)` (the same integer rounding as
+//! `to_f16`) is the integral magnitude; `float(q)` by SFPCAST is exact (q ≤ 2^24); lanes with
+//! E ≥ 150 keep x (already integral, ±Inf), NaN lanes get 0x7FC00000; SFPSETSGN restores the
+//! sign (−0.5 CEIL → −0). RINT 31, ROUND 26, FLOOR/CEIL 31, TRUNC 22, ODD 32 (BH = WH). A bf16
+//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence.
+//!
+//! ## `fr_f16` — f16 → f16 (FR), every mode, sat ignored
+//! `f16_f32` decode, `fr_f32`, then `to_f16` TRUNC (exact: the value is representable).
+//! 68–78 (BH) / 70–80 (WH) instructions. New sequence.
 
 use pto_runtime::convert::Rounding;
 use pto_runtime::elem::ElemType;
