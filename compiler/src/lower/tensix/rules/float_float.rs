@@ -715,4 +715,47 @@ mod tests {
             }
         }
     }
+
+    /// f32 sources at `ptoc prove`'s default strength (edge list + 2^24 random patterns);
+    /// `cargo test --release -p ptoc --lib float_float -- --ignored`.
+    #[test]
+    #[ignore]
+    fn f32_sources_at_default_strength() {
+        for arch in [Arch::Bh, Arch::Wh] {
+            for c in Combo::all() {
+                if c.src != ElemType::F32 || Family::of(c.src, c.dst) != Family::FloatToFloat {
+                    continue;
+                }
+                let Ok(k) = lower_combo(c, arch) else {
+                    continue;
+                };
+                let rep = prove(&k, &ProofOptions::default(), &|_| {});
+                assert!(rep.passed(), "{arch:?} {}: {rep:?}", c.describe());
+            }
+        }
+    }
+
+    /// f32 → bf16 RINT on all 2^32 inputs, both archs.
+    #[test]
+    #[ignore]
+    fn f32_bf16_rint_exhaustive() {
+        let c = Combo {
+            src: ElemType::F32,
+            dst: ElemType::BF16,
+            rounding: Rounding::Rint,
+            sat: false,
+        };
+        for arch in [Arch::Bh, Arch::Wh] {
+            let Ok(k) = lower_combo(c, arch) else {
+                panic!("lowered");
+            };
+            let opts = ProofOptions {
+                exhaustive: true,
+                ..ProofOptions::default()
+            };
+            let rep = prove(&k, &opts, &|_| {});
+            assert!(rep.passed(), "{arch:?}: {rep:?}");
+            assert_eq!(rep.inputs, 1u64 << 32);
+        }
+    }
 }
