@@ -1,28 +1,71 @@
-//! float → float rules (semantics.md §4.3 / §4.4), all in the integer domain on the datum's bit
-//! pattern, so Wormhole and Blackhole run the same arithmetic (no MAD numerics involved).
+//! float → float rules (semantics.md §4.3 / §4.4), in the integer domain on the datum's bit
+//! pattern (the only MAD-class instruction is one exact power-of-two SFPMULI in the fp16
+//! decode), so Wormhole and Blackhole compute the same bits. Instruction counts are plain body
+//! instructions per row, load and store included (= cycles per row; the scheduler needs no NOP
+//! in any of them); `body_lengths` in the tests prints them all.
 //!
 //! ## `f32_bf16` — f32 → bf16, every mode, sat OFF/ON
-//! The bf16 result is the f32 pattern rounded at bit 16 (the bf16 datum is that pattern with a
-//! zero low half). Sequence: NaN lanes are replaced by the canonical quiet NaN with the input's
-//! sign (`|x| + 0x7FFFFF < 0` selects them; SFPSETSGN writes `0x7FC00000` keeping the sign);
-//! then the integer rounding of the pattern at bit 16 (RINT `+0x7FFF + bit16`, ROUND `+0x8000`,
-//! away from zero `+0xFFFF` in the lanes whose sign calls for it (FLOOR of negatives, CEIL of
-//! positives), TRUNC nothing, ODD: bit 16 set in the lanes whose low half is non-zero) and the
-//! mask `& 0xFFFF0000`. Sat ON: lanes whose result is ±Inf get `- 0x10000` (→ ±max).
-//! Exact because the pattern is monotonic in the magnitude: the carry out of the low half moves
-//! to the next bf16 value, across binades, from the largest subnormal to the smallest normal
-//! and from ±max to ±Inf, which is the §4.3 overflow rule of RINT/ROUND/FLOOR/CEIL with sat
-//! OFF; TRUNC/ODD and the non-away side of FLOOR/CEIL never carry into ±Inf (max is odd), so
-//! they stay at ±max as §4.3 asks; ±Inf inputs have a zero low half and stay. RINT: 12
-//! instructions per row (BH; WH 13), the other modes 11–13. Starts from the published §8.1
-//! integer RNE (7 instructions); fixes NaN (canonical, sign kept), keeps subnormal results (raw
-//! INT32 store, no FP16B store flush) and adds sat ON.
+//! Sequence: NaN lanes (`|x| + 0x7FFFFF < 0`, one flag-writing SFPIADD on a SFPSETSGN copy)
+//! get the canonical quiet NaN with the input's sign (SFPSETSGN from a constant); then the
+//! integer rounding of the pattern at bit 16: RINT `+ 0x7FFF + bit16` (bit 16 by a copying
+//! `<< 15` and `>> 31`), ROUND `+ 0x8000`, away from zero `+ 0xFFFF` in the lanes whose sign
+//! calls for it (FLOOR: negatives, CEIL: positives), TRUNC nothing, ODD `| 0x10000` in the
+//! lanes with a non-zero low half; then `& 0xFFFF0000`. Sat ON: lanes whose result is ±Inf
+//! (`|r| ^ Inf == 0`) get `- 0x10000`, i.e. ±max.
+//! Count (BH = WH): RINT 11, ROUND 8, FLOOR/CEIL 10, TRUNC 7, ODD 11; sat ON adds 5–6.
+//! Exact: the f32 pattern is monotonic in the magnitude and bf16 has f32's exponent range, so
+//! rounding the pattern at bit 16 is the single rounding at bf16 precision for normals and
+//! subnormals alike; the carry moves to the next bf16 value across binades and from ±max into
+//! ±Inf, which is §4.3's sat-OFF overflow rule for RINT/ROUND and the away side of FLOOR/CEIL,
+//! while TRUNC, ODD (max is odd) and the other side never carry into ±Inf and so stay at ±max
+//! as §4.3 asks. ±Inf inputs have a zero low half and stay ±Inf (sat ON: ±max). On WH the
+//! canonical NaN constant is `0x7FC0000F` for RINT/ROUND/TRUNC (the low half never carries)
+//! and doubles as the `<< 15` amount of a one-instruction SFPSHFT2 copy; ODD's `0x10010`
+//! likewise doubles as `<< 16` (bit 4 dies in the mask).
+//! Origin: the published §8.1 integer RNE (7 plain instructions); fixes NaN (0x7F800001 gave
+//! +Inf, 0x7FFFFFFF gave −0), denormal results (raw INT32 store instead of the flushing FP16B
+//! store, no Dst view mixing) and adds the other modes and sat ON.
 //!
-//! ## `bf16_f32` — bf16 → f32, every mode, sat OFF/ON
-//! The bf16 datum already is the f32 value. Only NaN needs work: the quiet bit is set in NaN
-//! lanes (payload already left-aligned, sign kept, §4.4). Sat ON also turns ±Inf into ±max
-//! (`0x7F800000 - 1 = 0x7F7FFFFF`, sign bit untouched). 6 instructions (sat ON 11).
-//! New sequence (no published one).
+//! ## `bf16_f32` — bf16 → f32, every mode (exact), sat OFF/ON
+//! The bf16 datum already is the f32 value: NaN lanes (same test as above) get the quiet bit
+//! (payload already left-aligned, sign kept, §4.4); sat ON also maps lanes with `|x| == Inf` to
+//! `x - 1` = ±max. 6 instructions (sat ON 11). New sequence.
+//!
+//! ## `f16_f32` — f16 → f32, every mode (exact), sat OFF/ON
+//! `m = |h| << 13` (copying `<< 17`, `>> 4`), sign moved to bit 31. Lanes with exponent field 0:
+//! `m = float(m)` by SFPCAST (exact, < 2^24) times 2^-37 (SFPMULI, exact power of two, normal
+//! result; zero stays +0); other lanes `m += 112 << 23` (rebias); exponent 31: Inf (sat: max),
+//! and with a payload `0x7FC00000 | payload << 13`; then SFPSETSGN. 19 (BH) / 20 (WH)
+//! instructions, sat ON +1. Exact: every f16 value is an f32 normal (or zero) and each path
+//! builds its pattern without rounding. New sequence.
+//!
+//! ## `to_f16` — f32 / bf16 → f16, every mode, sat OFF/ON
+//! E = biased exponent, sig = significand (hidden bit; f32 subnormals without it when the mode
+//! can round a tiny value up), shift `s = clamp(126 - E, 13, 31)`, `q = round(sig >> s)` per
+//! mode on the integer (TRUNC `>>`; away `+ 2^s - 1`; ROUND `+ 2^(s-1)`; RINT
+//! `+ 2^(s-1) - 1 + ((sig >> s) & 1)`; ODD `| 1` when `q << s != sig`), then
+//! `r = (max(E - 113, 0) << 10) + q` (the hidden bit and any carry step the exponent, subnormal → normal → overflow),
+//! `r >= 0x7C00` → Inf or max per §4.3's mode/sign/sat rule, E = 255 → Inf (sat: max) or the
+//! canonical 0x7E00, sign to bit 15. RINT 40 (BH) / 41 (WH), ROUND 35/36, FLOOR/CEIL 42/43,
+//! TRUNC 31/32, ODD 41/42. Exact: one rounding of the exact significand on the fp16 grid of
+//! its binade (2^max(E-150+13, -24)); shifts ≥ 25 leave `sig < 2^(s-1)`, so the clamp to 31
+//! rounds like the true shift. bf16 runs unchanged (its datum is an f32 value). The published
+//! §8.14 fp16a (SFPSTOCHRND, ties away, flushes subnormals, NaN → Inf) is not used.
+//!
+//! ## `f16_bf16` — f16 → bf16, every mode, sat OFF/ON
+//! The exact `f16_f32` decode followed by the `f32_bf16` rounding (single rounding; NaN
+//! canonical; sat). RINT 29 (BH) / 30 (WH) instructions. New sequence.
+//!
+//! ## `fr_f32` — f32 → f32 and bf16 → bf16 (FR: round to integral), every mode, sat ignored
+//! `q = round(sig >> s)` with `s = clamp(150 - E, 1, 31)` (the same integer rounding as
+//! `to_f16`) is the integral magnitude; `float(q)` by SFPCAST is exact (q ≤ 2^24); lanes with
+//! E ≥ 150 keep x (already integral, ±Inf), NaN lanes get 0x7FC00000; SFPSETSGN restores the
+//! sign (−0.5 CEIL → −0). RINT 31, ROUND 26, FLOOR/CEIL 31, TRUNC 22, ODD 32 (BH = WH). A bf16
+//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence.
+//!
+//! ## `fr_f16` — f16 → f16 (FR), every mode, sat ignored
+//! `f16_f32` decode, `fr_f32`, then `to_f16` TRUNC (exact: the value is representable).
+//! 68–78 (BH) / 70–80 (WH) instructions. New sequence.
 
 use pto_runtime::convert::Rounding;
 use pto_runtime::elem::ElemType;
@@ -59,12 +102,22 @@ fn l(r: Reg) -> String {
 
 /// `dst = src` shifted left by `amt` (right when negative), `src` kept.
 fn copy_shift(b: &mut Builder, dst: Reg, src: Reg, amt: i32, why: &str) {
-    match b.arch() {
-        Arch::Bh => b.op(
+    copy_shift_by(b, dst, src, amt, None, why)
+}
+
+/// As [`copy_shift`]; on Wormhole, `by` (a register whose value, read as a shift amount, is
+/// `amt`) makes it one SFPSHFT2 instead of a move and a shift.
+fn copy_shift_by(b: &mut Builder, dst: Reg, src: Reg, amt: i32, by: Option<Reg>, why: &str) {
+    match (b.arch(), by) {
+        (Arch::Bh, _) => b.op(
             &format!("sfpshft {amt}, {}, {}, IMM|IMM_USE_VC", l(src), l(dst)),
             why,
         ),
-        Arch::Wh => {
+        (Arch::Wh, Some(k)) => b.op(
+            &format!("sfpshft2 {}, {}, {}, SHFT_LREG", src.0, l(k), l(dst)),
+            why,
+        ),
+        (Arch::Wh, None) => {
             b.op(&format!("sfpmov 0, {}, {}, 0", l(src), l(dst)), why);
             b.op(
                 &format!("sfpshft {amt}, {}, {}, IMM", l(dst), l(dst)),
@@ -76,7 +129,7 @@ fn copy_shift(b: &mut Builder, dst: Reg, src: Reg, amt: i32, why: &str) {
 
 /// NaN lanes of the f32 pattern in `x` become `sign | canon` (canonical quiet NaN of the
 /// destination written as an f32 pattern); `t` is scratch. All lanes enabled after.
-fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) {
+fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) -> Reg {
     let knan = b.constant(
         0x007F_FFFF,
         Reg::L7,
@@ -96,6 +149,7 @@ fn nan_to_canonical(b: &mut Builder, x: Reg, t: Reg, canon: u32) {
         "x = canonical qNaN, sign of x kept",
     );
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    kc
 }
 
 fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
@@ -114,8 +168,15 @@ fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
 /// The f32 pattern in L0 → the bf16 datum in L0 (see `f32_bf16`); uses L1..L7.
 fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
     let (x, t) = (Reg::L0, Reg::L1);
-    nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000);
-    round_at_16(b, x, t, mode);
+    // RINT/ROUND/TRUNC never carry out of a low half of 0x000F, so the canonical NaN may carry
+    // 15 there: read as a shift amount it is the `<< 15` RINT needs (one SFPSHFT2 on WH).
+    let low = if matches!(mode, Rounding::Rint | Rounding::Round | Rounding::Trunc) {
+        0xF
+    } else {
+        0
+    };
+    let kc = nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000 | low);
+    round_at_16(b, x, t, mode, kc);
     let mask = b.constant(0xFFFF_0000, Reg::L5, "bf16 mask");
     b.op(
         &format!("sfpand 0, {}, {}, 0", l(mask), l(x)),
@@ -145,11 +206,18 @@ fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
 
 /// Rounds the f32 pattern in `x` at bit 16 per `mode` (low half left as garbage for the mask);
 /// `t` is scratch. All lanes enabled on entry and exit.
-fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding) {
+fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding, kc: Reg) {
     match mode {
         Rounding::Trunc => {}
         Rounding::Rint => {
-            copy_shift(b, t, x, 15, "t = x << 15: bit 16 of x in the sign");
+            copy_shift_by(
+                b,
+                t,
+                x,
+                15,
+                Some(kc),
+                "t = x << 15: bit 16 of x in the sign",
+            );
             b.op(
                 &format!("sfpshft -31, {}, {}, IMM", l(t), l(t)),
                 "t = bit 16 of x (LSB of the kept part)",
@@ -186,12 +254,17 @@ fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding) {
             b.op("sfpencc 0, 0, 0, 0", "all lanes");
         }
         Rounding::Odd | Rounding::Hybrid => {
-            copy_shift(b, t, x, 16, "t = low half of x, at the top");
+            // Bit 4 is cleared by the final mask; it makes the constant a `<< 16` amount.
+            let k = b.constant(
+                0x1_0010,
+                Reg::L3,
+                "bit 16 (LSB of the kept part) | 16 (shift amount)",
+            );
+            copy_shift_by(b, t, x, 16, Some(k), "t = low half of x, at the top");
             b.op(
                 &format!("sfpsetcc 0, {}, 0, LREG_NE0", l(t)),
                 "lanes with a discarded bit set",
             );
-            let k = b.constant(0x1_0000, Reg::L3, "bit 16 (LSB of the kept part)");
             b.op(
                 &format!("sfpor 0, {}, {}, 0", l(k), l(x)),
                 "x |= LSB (round to odd)",
@@ -572,4 +645,117 @@ fn fr_f16(b: &mut Builder, mode: Rounding) -> Chosen {
             "new sequence: exact fp16 → fp32 decode, fr_f32, exact fp32 → fp16 encode (the value is representable, so TRUNC encodes it unchanged)",
         ],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::prove::{prove, ProofOptions};
+    use super::super::super::{lower_combo, Combo, Family};
+    use pto_runtime::convert::Rounding;
+    use pto_runtime::elem::ElemType;
+    use pto_runtime::tensix::isa::{Arch, Insn};
+
+    /// Prints the body length of every lowered float→float combination (run with
+    /// `--nocapture`; the module doc quotes these numbers).
+    #[test]
+    fn body_lengths() {
+        for arch in [Arch::Bh, Arch::Wh] {
+            for c in Combo::all() {
+                if Family::of(c.src, c.dst) != Family::FloatToFloat {
+                    continue;
+                }
+                if let Ok(k) = lower_combo(c, arch) {
+                    let nops = k
+                        .body
+                        .iter()
+                        .filter(|l| matches!(l.insn, Insn::Nop))
+                        .count();
+                    println!(
+                        "{arch:?} {:<28} {:<24} {:>3} instructions ({nops} NOP), init {}",
+                        c.describe(),
+                        k.rule,
+                        k.body_len(),
+                        k.init.len()
+                    );
+                }
+            }
+        }
+    }
+
+    /// The proofs are not vacuous: dropping a tie-breaking step is caught.
+    #[test]
+    fn a_broken_tie_break_fails_its_proof() {
+        for (src, dst, comment) in [
+            (ElemType::F32, ElemType::BF16, "x += LSB: ties go to even"),
+            (ElemType::F32, ElemType::F16, "sig -= 1: ties go to even"),
+            (ElemType::F16, ElemType::BF16, "x += LSB: ties go to even"),
+        ] {
+            let combo = Combo {
+                src,
+                dst,
+                rounding: Rounding::Rint,
+                sat: false,
+            };
+            for arch in [Arch::Bh, Arch::Wh] {
+                let Ok(mut k) = lower_combo(combo, arch) else {
+                    panic!("{} is lowered", combo.describe());
+                };
+                let before = k.body.len();
+                k.body.retain(|l| l.comment != comment);
+                assert_eq!(k.body.len() + 1, before, "{comment}");
+                let rep = prove(
+                    &k,
+                    &ProofOptions {
+                        random: 1 << 12,
+                        ..ProofOptions::default()
+                    },
+                    &|_| {},
+                );
+                assert!(!rep.passed(), "{arch:?} {}", combo.describe());
+            }
+        }
+    }
+
+    /// f32 sources at `ptoc prove`'s default strength (edge list + 2^24 random patterns);
+    /// `cargo test --release -p ptoc --lib float_float -- --ignored`.
+    #[test]
+    #[ignore]
+    fn f32_sources_at_default_strength() {
+        for arch in [Arch::Bh, Arch::Wh] {
+            for c in Combo::all() {
+                if c.src != ElemType::F32 || Family::of(c.src, c.dst) != Family::FloatToFloat {
+                    continue;
+                }
+                let Ok(k) = lower_combo(c, arch) else {
+                    continue;
+                };
+                let rep = prove(&k, &ProofOptions::default(), &|_| {});
+                assert!(rep.passed(), "{arch:?} {}: {rep:?}", c.describe());
+            }
+        }
+    }
+
+    /// f32 → bf16 RINT on all 2^32 inputs, both archs.
+    #[test]
+    #[ignore]
+    fn f32_bf16_rint_exhaustive() {
+        let c = Combo {
+            src: ElemType::F32,
+            dst: ElemType::BF16,
+            rounding: Rounding::Rint,
+            sat: false,
+        };
+        for arch in [Arch::Bh, Arch::Wh] {
+            let Ok(k) = lower_combo(c, arch) else {
+                panic!("lowered");
+            };
+            let opts = ProofOptions {
+                exhaustive: true,
+                ..ProofOptions::default()
+            };
+            let rep = prove(&k, &opts, &|_| {});
+            assert!(rep.passed(), "{arch:?}: {rep:?}");
+            assert_eq!(rep.inputs, 1u64 << 32);
+        }
+    }
 }

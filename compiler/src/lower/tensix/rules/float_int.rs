@@ -6,18 +6,51 @@
 //! sat-OFF rule for i32 is `cvttss2si` (NaN, ±Inf and |x| ≥ 2^31 → INT_MIN), which is what the
 //! sequence computes; a bf16 datum is an f32 value with a zero low half, so it runs unchanged.
 //!
+//! ## `trunc_i32_sat` — f32/bf16 → i32, TRUNC, sat ON: 21 instructions, 21 c/row
+//! §8.2 plus a fix-up: `|x|` saved before the body; after it, lanes with x ≥ 0 whose result
+//! is INT_MIN (overflow, +Inf, +NaN) get INT_MAX (SFPSETCC ×2 narrowing, SFPIADD −1), then
+//! lanes with `0x7F800000 − |x| < 0` (NaN) get 0. Exact: §8.2 is the i32 truncation with
+//! INT_MIN for every out-of-range input; the fix-up turns that into clamp / NaN → 0
+//! (semantics.md §4.2.1). Starts from §8.2 (the tt-metal fix-up idea), adds the NaN rule.
+//!
+//! ## `trunc_u32` — f32/bf16 → ui32, TRUNC, sat OFF: 12 instructions, 12 c/row
+//! New, shaped like §8.2: result 0; lanes with 0 ≤ E < 55 (two flag-writing ops) get
+//! `significand << (E − 23)` (a right shift truncates, a left shift keeps the low 32 bits);
+//! negation for x < 0. Exact: the reference's rule is the low 32 bits of the i64 truncation,
+//! 0 for |x| ≥ 2^55 (all kept bits shifted out) and for Inf/NaN (i64 MIN); −y mod 2^32 is
+//! the low half of the i64 negation. Replaces §8.3, which saturates.
+//!
+//! ## `trunc_u32_sat` — f32/bf16 → ui32, TRUNC, sat ON: 14 instructions, 14 c/row
+//! §8.3 unchanged (result 0; lanes x ≥ 0 and E ≥ 0: UINT_MAX; lanes E < 32: the shifted
+//! significand) plus the NaN fix: `x − 0x7F800001 ≥ 0` (only +NaN among the lanes that are
+//! not already 0) → 0. Exact: §8.3 is the clamp except +NaN → UINT_MAX.
+//!
+//! ## `trunc_narrow` — f32/bf16 → i16/ui16/i8/ui8, TRUNC, sat OFF: 14–16 instructions
+//! §8.2 (the i32 x86 rule) then the canonical datum of the low N bits: AND with the mask
+//! (unsigned, 14); sign-extension by shift left + arithmetic shift right (Blackhole, 15) or
+//! `((r + 2^(N−1)) & mask) − 2^(N−1)` (Wormhole, 16). Exact: the reference's rule is the low
+//! N bits of the i32 result, and INT_MIN's low bits are 0.
+//!
+//! ## `round_unsigned_sat` — f32/bf16 → ui16/ui8, ROUND, sat ON: 7 instructions, 8 c/row
+//! §8.4: SFPSWAP max(x, +0) (one stall cycle follows), SFPSTOCHRND `FP32_TO_UINT16` /
+//! `FP32_TO_UINT8` (ties away, clamp to max), plus the NaN fix: `x − 0x7F800001 ≥ 0` on the
+//! swapped (non-negative) x marks +NaN, which SFPSTOCHRND turned into max → 0 (the reference
+//! gives NaN → 0; −NaN is already 0 through the swap).
+//!
 //! ## `general` — f32/bf16/f16 → i32/ui32/i16/ui16/i8/ui8, every mode, sat ON and OFF
-//! New (no published sequence covers the modes other than TRUNC or the sat rules exactly).
-//! 24–38 instructions per row (= c/row, integer ops only, no MAD, so no NOPs on Wormhole);
-//! e.g. f32 → i32 RINT sat OFF 25, f32 → ui16 ROUND sat ON 30, f16 → i8 ODD sat OFF 29.
+//! New (no published sequence covers the modes other than TRUNC or the sat rules exactly);
+//! used for every combination the rules above do not take. 19–42 instructions per row
+//! (= c/row: integer ops only, no MAD, so no NOPs on Wormhole); e.g. f32 → i32 RINT sat OFF
+//! 28, f32 → ui16 ROUND sat OFF 24, f16 → ui16 RINT sat ON 38, f16 → i8 ODD sat OFF 31 (BH).
 //! Sequence in words:
 //! 1. Decode: `F = significand·2^7` (< 2^31) and `nv = E − 30`, so that |x| = F·2^nv and the
 //!    integer part is `F >> −nv`. f16 is first moved to the f32 field positions with a sign
 //!    shift (`h << 16`, whose bit 31 is the sign the later tests read) and `|h| << 13`
 //!    (exponent bias 15, corrected in `nv`).
 //! 2. |x| < 0.5 (E ≤ −2, incl. zeros and every denormal): `nv = −31` and `F = |x|` bits
-//!    (< 2^30, non-zero iff x ≠ 0), so every mode below yields 0, or 1 when the mode rounds a
-//!    non-zero value away from zero — the right result.
+//!    (< 2^30, non-zero iff x ≠ 0; ODD/FLOOR/CEIL) or `F = 0` (the other modes), so every
+//!    mode below yields 0, or 1 when it rounds a non-zero value away from zero — the right
+//!    result. TRUNC only zeroes F (its shift amount is then irrelevant).
 //! 3. Round the magnitude right by `v = −nv ∈ [0, 31]` with the integer rule of the mode:
 //!    `P = 1 << v`; TRUNC adds nothing; away-from-zero (CEIL on x ≥ 0, FLOOR on x < 0) adds
 //!    `P − 1`; ROUND adds `P >> 1`; RINT adds `(P − 1 + ((F >> v) & 1)) >> 1`; ODD ORs the
@@ -26,8 +59,9 @@
 //! 4. Range (lanes with E ≥ 31, or f16 Inf/NaN, selected by an SFPIADD flag on `nv`; NaN
 //!    lanes narrowed further by `0x7F800000 − |x| < 0` or a non-zero f16 mantissa):
 //!    sat OFF: i32 → INT_MIN; via i32 (16/8-bit) → 0 (the low bits of INT_MIN); ui32 (the i64
-//!    rule) → `(m << (E − 23)) mod 2^32` for E ≤ 54, else 0. sat ON: a large positive magnitude
-//!    that the clamp turns into max/min, ui32 → `m << 8` (E = 31) or UINT_MAX, i32 → INT_MIN
+//!    rule) → `(m << (E − 23)) mod 2^32` for E ≤ 54, else 0. sat ON 16/8-bit: lanes with E ≥ 16
+//!    get the magnitude 2^16, which the clamp turns into max/min (this keeps |r| ≤ 2^16, so
+//!    the clamp's subtractions cannot wrap), ui32 → `m << 8` (E = 31) or UINT_MAX, i32 → INT_MIN
 //!    (turned into INT_MAX for x ≥ 0 after the negation), NaN → 0.
 //! 5. Sign: two's complement negation in lanes with x < 0 (unsigned sat ON: those lanes → 0).
 //! 6. sat ON: clamp with flag-writing SFPIADDs against max+1 / min; sat OFF 16/8-bit: the
@@ -65,14 +99,33 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
             c.rounding.name()
         ));
     }
-    if f32_like && c.dst == ElemType::I32 && c.rounding == Rounding::Trunc && !c.sat {
-        return Ok(trunc_i32(b));
+    if f32_like && c.rounding == Rounding::Trunc {
+        match (c.dst, c.sat) {
+            (ElemType::I32, false) => return Ok(trunc_i32(b)),
+            (ElemType::I32, true) => return Ok(trunc_i32_sat(b)),
+            (ElemType::U32, false) => return Ok(trunc_u32(b)),
+            (ElemType::U32, true) => return Ok(trunc_u32_sat(b)),
+            (_, false) => return Ok(trunc_narrow(c, b)),
+            _ => {}
+        }
+    }
+    if f32_like && c.rounding == Rounding::Round && c.sat {
+        match c.dst {
+            ElemType::U16 => return Ok(round_unsigned_sat(b, "FP32_TO_UINT16", "ui16")),
+            ElemType::U8 => return Ok(round_unsigned_sat(b, "FP32_TO_UINT8", "ui8")),
+            _ => {}
+        }
     }
     Ok(general(c, b))
 }
 
-fn trunc_i32(b: &mut Builder) -> Chosen {
+/// The §8.2 body up to (and without) the store: L1 = trunc(x) as i32, INT_MIN out of range.
+fn trunc_i32_body(b: &mut Builder) {
     b.load(Reg::L0, "x (fp32 bits)");
+    trunc_i32_body_after_load(b);
+}
+
+fn trunc_i32_body_after_load(b: &mut Builder) {
     b.op("sfploadi L1, USHORT, 0", "result = 0 (|x| < 1)");
     b.op(
         "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
@@ -99,10 +152,141 @@ fn trunc_i32(b: &mut Builder) -> Chosen {
     b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
     b.op("sfpiadd 0, L9, L1, NEG|CC_NONE", "result = 0 - result");
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
+}
+
+fn trunc_i32(b: &mut Builder) -> Chosen {
+    trunc_i32_body(b);
     b.store(Reg::L1, "i32 result");
     Chosen::new(
         "float_int::trunc_i32",
         &["published tensix.md §8.2 sequence, unchanged (already the reference's sat-OFF rule)"],
+    )
+}
+
+fn trunc_i32_sat(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op("sfpsetsgn 0, L0, L3, ARG_IMM", "|x| bits (NaN test below)");
+    trunc_i32_body_after_load(b);
+    b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
+    b.op(
+        "sfpsetcc 0, L1, 0, LREG_LT0",
+        "... whose result is INT_MIN (overflow)",
+    );
+    b.op("sfpiadd -1, L1, L1, IMM|CC_NONE", "INT_MAX");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    let k = b.constant(0x7F80_0000, Reg::L7, "+Inf bits");
+    b.op(
+        &format!("sfpiadd 0, L{}, L3, NEG", k.0),
+        "0x7F800000 - |x|; lanes with NaN (< 0)",
+    );
+    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, "i32 result");
+    Chosen::new(
+        "float_int::trunc_i32_sat",
+        &["published tensix.md §8.2 sequence + sat fix-up: x >= 0 with INT_MIN -> INT_MAX, NaN -> 0"],
+    )
+}
+
+fn trunc_u32(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op(
+        "sfploadi L1, USHORT, 0",
+        "result = 0 (|x| < 1, |x| >= 2^55, Inf, NaN)",
+    );
+    b.op(
+        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        "E = exp(x); lanes with E >= 0",
+    );
+    b.op("sfpiadd -55, L2, L2, IMM", "E - 55; lanes with E < 55");
+    b.op(
+        "sfpiadd 32, L2, L2, IMM|CC_NONE",
+        "shift = E - 23 (-23..31)",
+    );
+    b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
+    b.op(
+        "sfpshft 0, L2, L1, 0",
+        "truncated |x| mod 2^32 (right shift truncates, left shift wraps)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.op("sfpsetcc 0, L0, 0, LREG_LT0", "lanes with x < 0");
+    b.op(
+        "sfpiadd 0, L9, L1, NEG|CC_NONE",
+        "two's complement mod 2^32 (i64 rule)",
+    );
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, "ui32 result");
+    Chosen::new(
+        "float_int::trunc_u32",
+        &["new, shaped like tensix.md §8.2: low 32 bits of the i64 truncation (x86 sat-OFF rule)"],
+    )
+}
+
+fn trunc_u32_sat(b: &mut Builder) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op("sfploadi L1, USHORT, 0", "result = 0 (x < 0, |x| < 1)");
+    b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
+    b.op(
+        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        "E = exp(x); lanes with E >= 0",
+    );
+    b.op(
+        "sfploadi L1, SHORT, 0xffff",
+        "UINT_MAX (x >= 2^32, +Inf, +NaN)",
+    );
+    b.op("sfpiadd -32, L2, L2, IMM", "E - 32; lanes with E < 32");
+    b.op("sfpiadd 9, L2, L2, IMM|CC_NONE", "shift = E - 23");
+    b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
+    b.op("sfpshft 0, L2, L1, 0", "trunc(x)");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    let k = b.constant(0x807F_FFFF, Reg::L7, "-0x7F800001");
+    b.op(
+        &format!("sfpiadd 0, L{}, L0, CC_GTE0", k.0),
+        "x - 0x7F800001; lanes with +NaN (>= 0)",
+    );
+    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, "ui32 result");
+    Chosen::new(
+        "float_int::trunc_u32_sat",
+        &["published tensix.md §8.3 sequence + NaN fix-up (+NaN -> 0 instead of UINT_MAX)"],
+    )
+}
+
+/// f32/bf16 → i16/ui16/i8/ui8 TRUNC sat OFF: the low bits of the §8.2 i32 result.
+fn trunc_narrow(c: &Combo, b: &mut Builder) -> Chosen {
+    let (bits, signed) = int_info(c.dst);
+    trunc_i32_body(b);
+    canonical(b, bits, signed);
+    b.store(Reg::L1, "result datum");
+    Chosen::new(
+        "float_int::trunc_narrow",
+        &["published tensix.md §8.2 sequence (the i32 x86 rule) + the low bits as the canonical datum"],
+    )
+}
+
+/// f32/bf16 → ui16/ui8 ROUND sat ON (tensix.md §8.4) with the NaN fix.
+fn round_unsigned_sat(b: &mut Builder, rnd: &str, ty: &str) -> Chosen {
+    b.load(Reg::L0, "x (fp32 bits)");
+    b.op(
+        "sfpswap 0, L9, L0, MAX_MIN",
+        "x = max(x, +0) (sign-magnitude order: negatives, -NaN -> +0)",
+    );
+    b.op(
+        &format!("sfpstochrnd 0, 0, L0, L0, L1, {rnd}"),
+        "round half away, clamp to max (|x| < 0.5 -> 0; +Inf, +NaN -> max)",
+    );
+    let k = b.constant(0x807F_FFFF, Reg::L7, "-0x7F800001");
+    b.op(
+        &format!("sfpiadd 0, L{}, L0, CC_GTE0", k.0),
+        "x - 0x7F800001; lanes with +NaN (>= 0)",
+    );
+    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    b.store(Reg::L1, &format!("{ty} result"));
+    Chosen::new(
+        "float_int::round_unsigned_sat",
+        &["published tensix.md §8.4 sequence (SFPSWAP max with +0, SFPSTOCHRND) + NaN fix-up (+NaN -> 0)"],
     )
 }
 
