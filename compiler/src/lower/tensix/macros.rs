@@ -21,7 +21,7 @@
 
 use pto_runtime::tensix::formats::Mod0;
 use pto_runtime::tensix::isa::{Arch, Insn, Reg};
-use pto_runtime::tensix::sim::{register_reads, unit_of, Unit};
+use pto_runtime::tensix::sim::{register_reads, unit_of, with_vd, Unit};
 
 use super::builder::{Builder, Line};
 use super::schedule::{is_mad, register_writes, touches_flags};
@@ -131,23 +131,6 @@ fn vc_only(insn: &Insn) -> Option<Reg> {
     (!touches_flags(insn) && register_reads(insn) == 1 << vc.0).then_some(vc)
 }
 
-/// The same instruction with VD replaced (for the backdoor write of a template).
-fn with_vd(insn: &Insn, vd: Reg) -> Option<Insn> {
-    let mut i = *insn;
-    match &mut i {
-        Insn::Cast { vd: d, .. }
-        | Insn::Abs { vd: d, .. }
-        | Insn::ExExp { vd: d, .. }
-        | Insn::ExMan { vd: d, .. }
-        | Insn::Mov { vd: d, .. }
-        | Insn::Not { vd: d, .. }
-        | Insn::Lz { vd: d, .. }
-        | Insn::DivP2 { vd: d, .. } => *d = vd,
-        _ => return None,
-    }
-    Some(i)
-}
-
 /// The macro form of a plain kernel, when its body has one of the shapes of the module doc.
 pub fn macro_form(arch: Arch, init: &[Line], body: &[Line]) -> Option<MacroForm> {
     let (first, last) = (body.first()?, body.last()?);
@@ -185,7 +168,8 @@ pub fn macro_form(arch: Arch, init: &[Line], body: &[Line]) -> Option<MacroForm>
             if vc_only(op)? != v || w != 1 << out.0 {
                 return None;
             }
-            let template = with_vd(op, Reg::L12)?;
+            // Backdoor write of template 0: the op with VD = L12 (`vc_only` ops all have a VD).
+            let template = with_vd(op, Reg::L12);
             b.init_op(
                 &pto_runtime::tensix::asm::format_insn(&template),
                 "template 0 (backdoor write: VD = L12)",

@@ -28,7 +28,9 @@ fn bit(r: pto_runtime::tensix::isa::Reg) -> u32 {
     1u32 << (r.0 & 15)
 }
 
-/// Registers `insn` writes.
+/// Registers `insn` writes: its VD field, except for instructions that write no register
+/// (stores, flag and stack instructions, NOP, CONFIG); SFPSWAP writes VC too. An instruction
+/// with no VD field is treated as writing everything (never reordered past).
 pub fn register_writes(insn: &Insn) -> u32 {
     use Insn as I;
     match *insn {
@@ -42,35 +44,7 @@ pub fn register_writes(insn: &Insn) -> u32 {
         | I::Config { .. }
         | I::Replay { .. } => 0,
         I::Swap { vc, vd, .. } => bit(vc) | bit(vd),
-        I::Load { vd, .. }
-        | I::LoadI { vd, .. }
-        | I::MulI { vd, .. }
-        | I::AddI { vd, .. }
-        | I::DivP2 { vd, .. }
-        | I::ExExp { vd, .. }
-        | I::ExMan { vd, .. }
-        | I::IAdd { vd, .. }
-        | I::Shft { vd, .. }
-        | I::Mov { vd, .. }
-        | I::Abs { vd, .. }
-        | I::And { vd, .. }
-        | I::Or { vd, .. }
-        | I::Not { vd, .. }
-        | I::Lz { vd, .. }
-        | I::SetExp { vd, .. }
-        | I::SetMan { vd, .. }
-        | I::Mad { vd, .. }
-        | I::Add { vd, .. }
-        | I::Mul { vd, .. }
-        | I::SetSgn { vd, .. }
-        | I::Xor { vd, .. }
-        | I::StochRnd { vd, .. }
-        | I::Cast { vd, .. }
-        | I::Shft2 { vd, .. }
-        | I::Le { vd, .. }
-        | I::Gt { vd, .. } => bit(vd),
-        // Not emitted by rules; treat as writing everything (never reordered past).
-        _ => 0xFFFF,
+        _ => insn.vd_field().map_or(0xFFFF, |vd| 1u32 << (vd & 15)),
     }
 }
 

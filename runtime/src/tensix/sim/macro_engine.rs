@@ -41,7 +41,8 @@ use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{self, Insn, Reg};
 
 mod subst;
-use subst::{sched_reads, substitute, with_vd};
+pub use subst::with_vd;
+use subst::{sched_reads, substitute};
 
 /// The SFPU sub-units a macro can schedule on (§6.1 byte order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

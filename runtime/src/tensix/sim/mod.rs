@@ -19,7 +19,7 @@ pub mod fma;
 pub mod kernel;
 mod macro_engine;
 
-pub use macro_engine::{unit_of, MacroHazard, Unit};
+pub use macro_engine::{unit_of, with_vd, MacroHazard, Unit};
 
 pub use batch::{run_batch, run_batch_into, BatchError, BatchLayout};
 

@@ -13,8 +13,8 @@ pub(super) fn sched_reads(insn: &Insn, din: u8) -> u32 {
     crate::tensix::sim::exec::insn_reads(&with_vd(insn, Reg(din & 15))).0
 }
 
-/// `insn` with its VD field replaced.
-pub(super) fn with_vd(insn: &Insn, r: Reg) -> Insn {
+/// `insn` with its VD field replaced (unchanged for instructions without a VD result).
+pub fn with_vd(insn: &Insn, r: Reg) -> Insn {
     use Insn as I;
     let mut i = *insn;
     match &mut i {
