@@ -363,7 +363,7 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         TensixUnsupported => E(
             "`ptoc lower --target tensix` (and `ptoc verify --lower-check tensix`) emits only SFPU kernels that reproduce the cpu profile's semantics bit for bit and are proven so on the simulator. A conversion between carried types (its source and destination type, effective rounding mode and saturation, as the cpu profile resolves them) for which no lowering rule exists is reported with this code and the rule's reason. Today every combination of the carried types has a proven rule (docs/tensix-kernels.md), so no input produces it; the verifier never produces it either.",
-            "; no input produces E0701 today: every carried combination is lowered (docs/tensix-kernels.md)",
+            "// ptoc lower --target tensix: a conversion without a rule would be reported at its op.\n// Today every carried combination has one, so even this ODD-rounding tcvt is lowered.\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi32>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode ODD>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>)\n  return\n}",
             "Use a combination docs/tensix-kernels.md lists as lowered, or run the conversion elsewhere (the reference interpreter executes every combination).",
         ),
         TensixTypeNotCarried => E(
