@@ -22,7 +22,29 @@
 //! published i32 → fp32 sequence (§8.8), written with plain instructions (the macro's indirect
 //! SFPMAD trick replaced by one predicated SFPLOADI).
 //!
-//! ## `normalize_round` — every other (source, f32/bf16/f16, mode, sat): 11–21 instructions
+//! ## `split_mad_u32` — ui32 → f32 RINT, both sat: 8 instructions (WH 9 with the MAD NOP)
+//! `hi = x >> 16`, `lo = x & 0xFFFF`, both SFPCAST exactly, `hi · 65536.0 + lo` by one SFPMAD:
+//! the product is exact and the sum is rounded once, RNE (§3 step 11); the alignment of lo never
+//! drops a bit that could decide a tie (a fully shifted-out lo lies below the round bit) and the
+//! sum needs at most a 1-bit normalizing shift (so the WH sticky bug never applies). This is the
+//! single-rounding fix proposed in tensix.md §8.7 for the published u32 → fp32 double rounding.
+//! Proven exhaustively (all 2^32 inputs) on both archs in addition to the test's edge list.
+//!
+//! ## `cast_round` — ui8/i8/ui16/i16 → bf16/f16, every mode and sat: bf16 4 (ui16 TRUNC) – 11
+//! (i16 RINT); f16 7 (ui16 TRUNC) – 16 (i16 RINT); 8-bit sources bf16 3–5, f16 7–11
+//! `m = |x|`, SFPCAST (exact: m ≤ 2^16), then one integer-domain rounding of the fp32 *bit
+//! pattern* at bit q (bf16 q = 16, f16 q = 13) with the same mode biases as `normalize_round`
+//! step 3 (for a positive normal float, rounding the pattern as an integer at a fixed bit is
+//! rounding the value to that precision, the carry running into the exponent). bf16: clear the
+//! low half. f16 (only in lanes with m ≠ 0): subtract 112 << 23 (exponent rebias) and shift right
+//! by 13 — a carry past 65504 lands on 0x7C00 = Inf, which is the sat-OFF result of every
+//! mode that can carry (ui16 sat ON replaces it by 0x7BFF). Then the sign of x. 8-bit sources
+//! have ≤ 8 significant bits, so they need no rounding at all. Fixes the published u16 → bf16
+//! sequence (tensix.md §8.6: ties away after the cast).
+//!
+//! ## `normalize_round` — 32-bit sources into bf16/f16, and into f32 except RINT: 12–24
+//! instructions (i32 → f32 TRUNC 12, ROUND 13, FLOOR/CEIL/ODD 16; ui32 → f32 13–17; i32 → bf16
+//! 13–18, ui32 → bf16 14–19; i32 → f16 18–24, ui32 → f16 17–23; RINT is the longest)
 //! 1. `m = |x|` (signed sources; INT_MIN → 2^31 as a u32), `lz = clz(m)` with SFPLZ's CC_NE0
 //!    flag: the rest runs only in lanes with m ≠ 0 (those keep the loaded 0, i.e. +0).
 //! 2. Normalize: `h = m << (lz − 1)` (SFPSHFT by a register; lz = 0 shifts right by one, which
@@ -93,6 +115,12 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     }
     if dst == Dst::F32 && c.src == ElemType::I32 && c.rounding == Rounding::Rint {
         return Ok(rne_i32(b));
+    }
+    if dst == Dst::F32 && c.src == ElemType::U32 && c.rounding == Rounding::Rint {
+        return Ok(split_mad_u32(b));
+    }
+    if bits <= 16 {
+        return Ok(cast_round(b, c, dst, bits, signed));
     }
     Ok(normalize_round(b, c, dst, bits, signed))
 }
@@ -166,6 +194,20 @@ enum Mag {
     AwayIfNeg(bool),
 }
 
+/// The magnitude rounding of `mode` (FLOOR/CEIL depend on the sign of signed sources).
+fn mag_of(mode: Rounding, signed: bool) -> Mag {
+    match mode {
+        Rounding::Trunc => Mag::Trunc,
+        Rounding::Round => Mag::Round,
+        Rounding::Rint => Mag::Rint,
+        Rounding::Odd => Mag::Odd,
+        Rounding::Floor if signed => Mag::AwayIfNeg(true),
+        Rounding::Floor => Mag::Trunc,
+        Rounding::Ceil if signed => Mag::AwayIfNeg(false),
+        _ => Mag::Away,
+    }
+}
+
 /// `reg += value` (immediate when it fits SFPIADD's 12 bits, else a constant register).
 fn add_const(b: &mut Builder, reg: Reg, value: u32, scratch: Reg, why: &str) {
     if value == 0 {
@@ -191,16 +233,7 @@ fn normalize_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool
     let k = 31 - p;
     let mask = (1u32 << k) - 1;
     let u32_src = bits == 32 && !signed;
-    let mag = match c.rounding {
-        Rounding::Trunc => Mag::Trunc,
-        Rounding::Round => Mag::Round,
-        Rounding::Rint => Mag::Rint,
-        Rounding::Odd => Mag::Odd,
-        Rounding::Floor if signed => Mag::AwayIfNeg(true),
-        Rounding::Floor => Mag::Trunc,
-        Rounding::Ceil if signed => Mag::AwayIfNeg(false),
-        _ => Mag::Away,
-    };
+    let mag = mag_of(c.rounding, signed);
     // Registers: L0 = x (and the result), M = magnitude / h, L2 = z (normalization amount),
     // L3 = scratch.
     let m = if signed { Reg::L1 } else { Reg::L0 };
@@ -398,4 +431,99 @@ fn f16_overflow(b: &mut Builder, c: &Combo, m: Reg, mag: Mag) {
         }
     }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
+}
+
+fn split_mad_u32(b: &mut Builder) -> Chosen {
+    let lo_mask = b.constant(0xFFFF, Reg::L3, "low-half mask");
+    let two16 = b.constant(0x4780_0000, Reg::L4, "65536.0");
+    b.load(Reg::L0, "x (ui32)");
+    b.op("sfpiadd 0, L0, L1, IMM|CC_NONE", "copy of x");
+    b.op("sfpshft -16, L1, L1, IMM", "hi = x >> 16");
+    b.op(
+        &format!("sfpand 0, L{}, L0, 0", lo_mask.0),
+        "lo = x & 0xFFFF",
+    );
+    b.op("sfpcast L1, L1, 0", "float(hi), exact");
+    b.op("sfpcast L0, L0, 0", "float(lo), exact");
+    b.op(
+        &format!("sfpmad L1, L{}, L0, L2, 0", two16.0),
+        "hi · 2^16 + lo: exact product, one RNE rounding of the sum",
+    );
+    b.store(Reg::L2, "f32 bits");
+    Chosen::new(
+        "int_float::split_mad_u32",
+        &["the single-rounding fix proposed for the published u32 → fp32 sequence (tensix.md §8.7): both halves cast exactly, one SFPMAD rounding"],
+    )
+}
+
+/// ≤ 16-bit sources into bf16 / f16: the exact fp32 value rounded on its bit pattern.
+fn cast_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> Chosen {
+    // 8-bit magnitudes (≤ 255, or 128 = 2^7) have at most 8 significant bits: exact in bf16
+    // and f16, so no rounding code is emitted.
+    let mag = if bits == 8 {
+        Mag::Trunc
+    } else {
+        mag_of(c.rounding, signed)
+    };
+    let m = if signed { Reg::L1 } else { Reg::L0 };
+    let mr = m.0;
+    // Rounding position in the fp32 bit pattern: bf16 keeps 7 fraction bits, f16 10.
+    let q: u32 = if dst == Dst::Bf16 { 16 } else { 13 };
+    b.load(Reg::L0, "x (source datum: the value as an i32)");
+    if signed {
+        b.op("sfpabs 0, L0, L1, 0", "m = |x|");
+    }
+    b.op(
+        &format!("sfpcast L{mr}, L{mr}, 0"),
+        "float(m), exact (m ≤ 2^16)",
+    );
+    if dst == Dst::F16 {
+        b.op(
+            &format!("sfpsetcc 0, L{mr}, 0, LREG_NE0"),
+            "lanes with m ≠ 0 (the others keep +0)",
+        );
+    }
+    round_h(b, m, q, (1 << q) - 1, mag);
+    if dst == Dst::Bf16 {
+        let hi = b.constant(0xFFFF_0000, Reg::L3, "high-half mask");
+        b.op(
+            &format!("sfpand 0, L{}, L{mr}, 0", hi.0),
+            "drop the rounded-off bits: bf16 in the high half",
+        );
+        if signed {
+            b.op(
+                &format!("sfpsetsgn 0, L{mr}, L0, 0"),
+                "sign of x (x = 0 keeps +0)",
+            );
+        }
+        b.store(Reg::L0, "bf16 datum");
+    } else {
+        let rebias = b.constant(112u32.wrapping_neg() << 23, Reg::L3, "−112 << 23");
+        b.op(
+            &format!("sfpiadd 0, L{}, L{mr}, CC_NONE", rebias.0),
+            "exponent rebias 127 → 15",
+        );
+        b.op(
+            &format!("sfpshft -{q}, L{mr}, L{mr}, IMM"),
+            "binary16 magnitude bits (a carry past 65504 gives 0x7C00 = Inf)",
+        );
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        let rounds_up = matches!(mag, Mag::Rint | Mag::Round | Mag::Away);
+        if c.sat && c.src == ElemType::U16 && rounds_up {
+            f16_overflow(b, c, m, mag);
+        }
+        if signed {
+            b.op(
+                &format!("sfpshft 16, L{mr}, L{mr}, IMM"),
+                "f16 magnitude bits into the high half",
+            );
+            b.op(&format!("sfpsetsgn 0, L{mr}, L0, 0"), "sign of x at bit 31");
+            b.op("sfpshft -16, L0, L0, IMM", "binary16 bits, zero-extended");
+        }
+        b.store(Reg::L0, "f16 datum");
+    }
+    Chosen::new(
+        "int_float::cast_round",
+        &["exact SFPCAST (|x| ≤ 2^16), then one integer-domain rounding of the fp32 bit pattern at the bf16/f16 precision (fixes the ties-away double rounding of tensix.md §8.6)"],
+    )
 }
