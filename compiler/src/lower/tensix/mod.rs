@@ -255,6 +255,12 @@ pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError>
         });
     }
     let body = schedule::schedule(std::mem::take(&mut b.body), arch);
+    if !schedule::stores_with_all_lanes(&body) {
+        return Err(LowerError::Internal {
+            rule: chosen.name,
+            message: "the store runs under narrowed lane flags".to_string(),
+        });
+    }
     let drain = schedule::drain_for(&body, arch);
     let init = std::mem::take(&mut b.init);
     let macro_form = macros::macro_form(arch, &init, &body);

@@ -63,6 +63,28 @@ pub fn touches_flags(insn: &Insn) -> bool {
     }
 }
 
+/// Whether every SFPSTORE of `body` runs with all lanes enabled (from the D7 row state). A store
+/// under narrowed lane flags would leave the input datum in the skipped lanes — a result the
+/// prover can miss when input and output happen to agree — so `lower_combo` rejects such a body.
+/// Flag writes narrow; `SFPENCC` that sets every flag re-enables all lanes; PUSHC/POPC save and
+/// restore.
+pub fn stores_with_all_lanes(body: &[Line]) -> bool {
+    let mut narrowed = false;
+    let mut stack = Vec::new();
+    for l in body {
+        match l.insn {
+            Insn::Store { .. } if narrowed => return false,
+            // LaneFlags := (mod1 & 8) ? imm bit 1 : true (tensix.md §1.2).
+            Insn::EnCc { imm2, mod1, .. } => narrowed = mod1.bits() & 8 != 0 && imm2 & 2 == 0,
+            Insn::PushC { .. } => stack.push(narrowed),
+            Insn::PopC { .. } => narrowed = stack.pop().unwrap_or(true),
+            ref i if touches_flags(i) => narrowed = true,
+            _ => {}
+        }
+    }
+    true
+}
+
 /// MAD-class instructions (result latency 2).
 pub fn is_mad(insn: &Insn) -> bool {
     matches!(
@@ -163,4 +185,53 @@ pub fn schedule(body: Vec<Line>, arch: Arch) -> Vec<Line> {
 /// Drain after the loop: plain kernels leave nothing pending.
 pub fn drain_for(_body: &[Line], _arch: Arch) -> Vec<Line> {
     Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pto_runtime::tensix::asm::assemble;
+
+    fn lines(text: &str) -> Vec<Line> {
+        assemble(text, Arch::Bh)
+            .map(|p| {
+                p.insns
+                    .into_iter()
+                    .map(|insn| Line {
+                        insn,
+                        comment: String::new(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_store_under_narrowed_flags_is_found() {
+        let narrowed = lines(
+            "sfpload L0, INT32, ADDR_MOD_7, 0\nsfpsetcc 0, L0, 0, LREG_LT0\nsfpstore L0, INT32, ADDR_MOD_6, 0\n",
+        );
+        assert_eq!(narrowed.len(), 3);
+        assert!(!stores_with_all_lanes(&narrowed));
+        let restored = lines(
+            "sfpload L0, INT32, ADDR_MOD_7, 0\nsfppushc 0, 0, 0, 0\nsfpsetcc 0, L0, 0, LREG_LT0\nsfppopc 0, 0, 0, 0\nsfpstore L0, INT32, ADDR_MOD_6, 0\n",
+        );
+        assert_eq!(restored.len(), 5);
+        assert!(stores_with_all_lanes(&restored));
+        let reenabled = lines(
+            "sfpload L0, INT32, ADDR_MOD_7, 0\nsfpiadd 0, L0, L1, 0\nsfpencc 0, 0, 0, 0\nsfpstore L0, INT32, ADDR_MOD_6, 0\n",
+        );
+        assert_eq!(reenabled.len(), 4);
+        assert!(stores_with_all_lanes(&reenabled));
+    }
+
+    #[test]
+    fn wormhole_gets_a_nop_only_where_no_instruction_fills_the_mad_slot() {
+        let body = lines("sfpload L0, INT32, ADDR_MOD_3, 0\nsfpmad L0, L10, L9, L1, 0\nsfpstore L1, INT32, ADDR_MOD_2, 0\n");
+        assert_eq!(body.len(), 3);
+        let wh = schedule(body.clone(), Arch::Wh);
+        assert_eq!(wh.len(), 4);
+        assert_eq!(wh[2].insn, Insn::Nop);
+        assert_eq!(schedule(body, Arch::Bh).len(), 3);
+    }
 }
