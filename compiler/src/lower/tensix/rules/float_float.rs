@@ -100,6 +100,24 @@ fn l(r: Reg) -> String {
     format!("L{}", r.0)
 }
 
+/// Narrows the lanes to those where `x` is ±Inf (using `t` as scratch; `scratch` holds the Inf
+/// pattern if the constant registers are taken); the caller adjusts them and re-enables all lanes.
+fn enable_inf_lanes(b: &mut Builder, x: Reg, t: Reg, scratch: Reg, name: &str) {
+    let kinf = b.constant(0x7F80_0000, scratch, "+Inf pattern");
+    b.op(
+        &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
+        &format!("t = |{name}|"),
+    );
+    b.op(
+        &format!("sfpxor 0, {}, {}, 0", l(kinf), l(t)),
+        &format!("t = |{name}| ^ Inf"),
+    );
+    b.op(
+        &format!("sfpsetcc 0, {}, 0, LREG_EQ0", l(t)),
+        &format!("lanes with {name} = ±Inf"),
+    );
+}
+
 /// `dst = src` shifted left by `amt` (right when negative), `src` kept.
 fn copy_shift(b: &mut Builder, dst: Reg, src: Reg, amt: i32, why: &str) {
     copy_shift_by(b, dst, src, amt, None, why)
@@ -183,19 +201,7 @@ fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
         "drop the low half",
     );
     if sat {
-        let kinf = b.constant(0x7F80_0000, Reg::L4, "+Inf pattern");
-        b.op(
-            &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
-            "t = |r|",
-        );
-        b.op(
-            &format!("sfpxor 0, {}, {}, 0", l(kinf), l(t)),
-            "t = |r| ^ Inf",
-        );
-        b.op(
-            &format!("sfpsetcc 0, {}, 0, LREG_EQ0", l(t)),
-            "lanes with r = ±Inf",
-        );
+        enable_inf_lanes(b, x, t, Reg::L4, "r");
         b.op(
             &format!("sfpiadd 0, {}, {}, CC_NONE", l(mask), l(x)),
             "r -= 0x10000: ±Inf -> ±max (sat)",
@@ -297,19 +303,7 @@ fn bf16_f32(b: &mut Builder, sat: bool) -> Chosen {
     );
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     if sat {
-        let kinf = b.constant(0x7F80_0000, Reg::L5, "+Inf pattern");
-        b.op(
-            &format!("sfpsetsgn 0, {}, {}, ARG_IMM", l(x), l(t)),
-            "t = |x|",
-        );
-        b.op(
-            &format!("sfpxor 0, {}, {}, 0", l(kinf), l(t)),
-            "t = |x| ^ Inf",
-        );
-        b.op(
-            &format!("sfpsetcc 0, {}, 0, LREG_EQ0", l(t)),
-            "lanes with x = ±Inf",
-        );
+        enable_inf_lanes(b, x, t, Reg::L5, "x");
         b.op(
             &format!("sfpiadd -1, {}, {}, IMM|CC_NONE", l(x), l(x)),
             "±Inf - 1 = ±max (sat)",
