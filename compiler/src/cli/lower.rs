@@ -300,7 +300,7 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
     }
 }
 
-fn inputs_text(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> String {
+fn inputs_text(rep: &ProofReport, opts: &ProofOptions) -> String {
     if rep.exhaustive {
         format!("all {} inputs", rep.inputs)
     } else {
@@ -309,10 +309,6 @@ fn inputs_text(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> Stri
             rep.inputs, opts.random, opts.seed
         )
     }
-    .replace(
-        "all 0 inputs",
-        &format!("no inputs ({})", k.combo.describe()),
-    )
 }
 
 /// One line per conversion, then the first mismatches.
@@ -322,7 +318,7 @@ pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) ->
         k.combo.describe(),
         emit::asm::arch_name(k.arch),
         k.rule,
-        inputs_text(k, rep, opts),
+        inputs_text(rep, opts),
         if rep.relaxed {
             format!(
                 "relaxed --nan=any ({} NaN inputs run, not compared), ",
