@@ -52,7 +52,7 @@ fn record_header() -> String {
 }
 
 /// The instruction stream of the plain program, or of the macro form when `macro_path`.
-fn expected_stream(k: &TensixKernel, macro_path: bool) -> String {
+fn expected_stream(k: &TensixKernel, macro_path: bool, runs: usize) -> String {
     let line = |l: &Line| {
         let mut s = l.insn.info().mnemonic.to_string();
         for v in macro_args(&l.insn) {
@@ -66,23 +66,93 @@ fn expected_stream(k: &TensixKernel, macro_path: bool) -> String {
         _ => (&k.init, &k.body, &k.drain),
     };
     let mut s: String = init.iter().map(line).collect();
-    for _ in 0..RUNS {
+    for _ in 0..runs {
         s.extend(body.iter().map(line));
     }
     s.extend(drain.iter().map(line));
     s
 }
 
-#[test]
-fn emitted_llk_compiles_and_replays_the_asm_stream() {
+/// Compiles `src` (with `define`) in `dir` and returns what the program recorded.
+fn compile_and_run(dir: &std::path::Path, name: &str, src: &str, define: Option<&str>) -> String {
+    let cpp = dir.join(format!("{name}.cpp"));
+    std::fs::write(&cpp, src).expect("write cpp");
+    let exe = dir.join(format!(
+        "{name}{}",
+        if define.is_some() { "_plain" } else { "" }
+    ));
+    let mut cmd = Command::new("g++");
+    cmd.args(["-std=c++17", "-O0", "-Wall", "-Werror", "-o"])
+        .arg(&exe)
+        .arg(&cpp);
+    if let Some(d) = define {
+        cmd.arg(d);
+    }
+    let out = cmd.output().expect("run g++");
+    assert!(
+        out.status.success(),
+        "{name}: g++ failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run kernel");
+    assert!(run.status.success());
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+/// A scratch directory holding the recording header, or `None` (skip) without g++ outside CI.
+fn scratch(tag: &str) -> Option<std::path::PathBuf> {
     if Command::new("g++").arg("--version").output().is_err() {
         assert!(std::env::var_os("CI").is_none(), "g++ is required under CI");
         eprintln!("skipping: no g++");
-        return;
+        return None;
     }
-    let dir = std::env::temp_dir().join(format!("ptoc-llk-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("ptoc-llk-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("record.h"), record_header()).expect("header");
+    Some(dir)
+}
+
+/// vcvt programs: `calculate_<false>()` converts one register (no ITERATIONS loop).
+#[test]
+fn emitted_vcvt_llk_replays_the_asm_stream() {
+    use ptoc::lower::tensix::vcvt::{all_vcvt, lower_vcvt};
+    let Some(dir) = scratch("vcvt") else {
+        return;
+    };
+    let mut checked = 0;
+    for arch in [Arch::Bh, Arch::Wh] {
+        // One program per element family and placement kind (equal, narrowing, widening).
+        let mut seen = Vec::new();
+        for v in all_vcvt() {
+            let s = v.shape();
+            let key = (
+                ptoc::lower::tensix::Family::of(v.elem.src, v.elem.dst),
+                s.src_lanes.cmp(&s.dst_lanes),
+            );
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let k = lower_vcvt(v, arch).expect("lowered");
+            let name = kernel_name(&k);
+            let src = format!(
+                "#include \"record.h\"\n{}\nint main() {{ init_{name}(); calculate_{name}<false>(); return 0; }}\n",
+                emit(&k)
+            );
+            let got = compile_and_run(&dir, &name, &src, None);
+            assert_eq!(got, expected_stream(&k, false, 1), "{}", v.describe());
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(checked >= 8, "{checked}");
+}
+
+#[test]
+fn emitted_llk_compiles_and_replays_the_asm_stream() {
+    let Some(dir) = scratch("tcvt") else {
+        return;
+    };
     let mut rules_seen = Vec::new();
     let mut checked = 0;
     for arch in [Arch::Bh, Arch::Wh] {
@@ -100,32 +170,11 @@ fn emitted_llk_compiles_and_replays_the_asm_stream() {
                 "#include \"record.h\"\n{}\nint main() {{ init_{name}(); calculate_{name}<false, {RUNS}>(); return 0; }}\n",
                 emit(&k)
             );
-            let cpp = dir.join(format!("{name}.cpp"));
-            std::fs::write(&cpp, src).expect("write cpp");
             for define in [None, Some("-DDISABLE_SFPLOADMACRO")] {
-                let exe = dir.join(format!(
-                    "{name}{}",
-                    if define.is_some() { "_plain" } else { "" }
-                ));
-                let mut cmd = Command::new("g++");
-                cmd.args(["-std=c++17", "-O0", "-Wall", "-Werror", "-o"])
-                    .arg(&exe)
-                    .arg(&cpp);
-                if let Some(d) = define {
-                    cmd.arg(d);
-                }
-                let out = cmd.output().expect("run g++");
-                assert!(
-                    out.status.success(),
-                    "{}: g++ failed:\n{}",
-                    combo.describe(),
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                let run = Command::new(&exe).output().expect("run kernel");
-                assert!(run.status.success());
+                let got = compile_and_run(&dir, &name, &src, define);
                 assert_eq!(
-                    String::from_utf8_lossy(&run.stdout),
-                    expected_stream(&k, define.is_none()),
+                    got,
+                    expected_stream(&k, define.is_none(), RUNS),
                     "{} ({arch:?}, {define:?}): recorded TTI stream differs from the asm",
                     combo.describe()
                 );

@@ -138,11 +138,12 @@ fn report_diags(diags: &[Diagnostic], name: &str, text: &str, fmt: ErrorFormat, 
 
 /// Distinct kernels in first-use order (several ops with one combination share a kernel).
 fn distinct(file: &LoweredFile) -> Vec<&TensixKernel> {
-    let mut seen: Vec<Combo> = Vec::new();
+    let mut seen = Vec::new();
     let mut out = Vec::new();
     for op in &file.ops {
-        if !seen.contains(&op.kernel.combo) {
-            seen.push(op.kernel.combo);
+        let key = (op.kernel.combo, op.kernel.vreg);
+        if !seen.contains(&key) {
+            seen.push(key);
             out.push(&op.kernel);
         }
     }
@@ -184,7 +185,7 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
             });
         }
         if n == 0 {
-            s.push_str("; no pto.tcvt to lower\n");
+            s.push_str("; no pto.tcvt or pto.vcvt to lower\n");
         }
         s
     };
@@ -210,8 +211,9 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
     );
     for k in kernels {
         s.push_str(&format!(
-            "{} | {} | {} | {} | {} | {} | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
-            k.combo.describe(),
+            "{} {} | {} | {} | {} | {} | {} | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
+            k.op_name(),
+            k.describe(),
             emit::asm::arch_name(k.arch),
             k.rule,
             k.body_len(),
@@ -265,7 +267,7 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         } else {
             1u64 << 32
         };
-        let bar = Progress::for_elements(total, &k.combo.describe());
+        let bar = Progress::for_elements(total, &k.describe());
         let last = std::sync::atomic::AtomicU64::new(0);
         let started = std::time::Instant::now();
         let rep = prove::prove(k, &opts, &|done| {
@@ -314,8 +316,9 @@ fn inputs_text(rep: &ProofReport, opts: &ProofOptions) -> String {
 /// One line per conversion, then the first mismatches.
 pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> String {
     let mut s = format!(
-        "tcvt {} [{}] rule {}: {}, {}mismatches: {}\n",
-        k.combo.describe(),
+        "{} {} [{}] rule {}: {}, {}mismatches: {}\n",
+        k.op_name(),
+        k.describe(),
         emit::asm::arch_name(k.arch),
         k.rule,
         inputs_text(rep, opts),
@@ -332,6 +335,11 @@ pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) ->
     if let Some(d) = rep.macro_mismatches {
         s.push_str(&format!(
             "  SFPLOADMACRO form vs plain program (D5): {d} differing outputs\n"
+        ));
+    }
+    if let Some(n) = rep.masked_registers {
+        s.push_str(&format!(
+            "  whole result registers compared; mask: {n} registers under random masks (one all-inactive)\n"
         ));
     }
     if let Some(e) = &rep.error {
@@ -357,7 +365,8 @@ pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) ->
 
 fn proof_json(k: &TensixKernel, rep: &ProofReport) -> serde_json::Value {
     serde_json::json!({
-        "conversion": k.combo.describe(),
+        "op": k.op_name(),
+        "conversion": k.describe(),
         "arch": emit::asm::arch_name(k.arch),
         "rule": k.rule,
         "inputs": rep.inputs,
@@ -408,5 +417,6 @@ fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, Str
         drain: lines(&k.drain),
         nan_any: false,
         macro_form: None,
+        vreg: h.vreg_shape(),
     })
 }

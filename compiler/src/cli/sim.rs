@@ -243,6 +243,14 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
     let text = read_text(&args.program)?;
     let header =
         IoHeader::find(&text).map_err(|m| error(format!("{}: {m}", args.program.display())))?;
+    if header.as_ref().is_some_and(|h| h.vcvt) {
+        return Err(error(format!(
+            "{}: a pto.vcvt program (`; @io ... op=vcvt`) converts one register per run; \
+             `ptoc sim` runs row kernels only: prove it with `ptoc prove {}`",
+            args.program.display(),
+            args.program.display()
+        )));
+    }
     let arch = match (args.arch, header.as_ref().map(|h| h.arch)) {
         (Some(ArchArg::Blackhole), _) => Arch::Bh,
         (Some(ArchArg::Wormhole), _) => Arch::Wh,

@@ -117,7 +117,6 @@ codes! {
     TensixUnsupported = ("E0701", "tensix-unsupported", Error, "no proven Tensix SFPU sequence implements this conversion exactly");
     TensixTypeNotCarried = ("E0702", "tensix-type-not-carried", Error, "the element type has no Tensix datum form");
     TensixProofFailed = ("E0703", "tensix-proof-failed", Error, "the lowered kernel does not match the reference semantics on some input");
-    TensixOpUnsupported = ("E0704", "tensix-op-unsupported", Error, "this op is not lowered to Tensix");
 }
 
 impl Code {

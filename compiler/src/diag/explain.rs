@@ -376,11 +376,6 @@ pub fn explanation(code: Code) -> Explanation {
             "; ptoc prove kernel.s, where kernel.s is a lowered listing whose negation line was deleted\n; @io src=f32 dst=i32 arch=blackhole rmode=TRUNC sat=off",
             "Report the input and both outputs; do not use the kernel.",
         ),
-        TensixOpUnsupported => E(
-            "Only `pto.tcvt` is lowered to Tensix SFPU code today; a `pto.vcvt` in a file given to `ptoc lower --target tensix` is reported with this code (the reference interpreter and the verifier handle it as usual).",
-            "// ptoc lower --target tensix\nfunc.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<128xbf16> {\n  %r = pto.vcvt %v, %m {rnd = \"R\", sat = \"SAT\", part = \"EVEN\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xbf16>\n  return %r : !pto.vreg<128xbf16>\n}",
-            "Lower the tile form (`pto.tcvt`) instead, or keep the vector conversion off the Tensix target.",
-        ),
     }
 }
 

@@ -197,5 +197,66 @@ pub fn render_kernels_markdown() -> String {
          |---|---|---|---|---|---|---|---|\n",
     );
     s.push_str(&rows);
+    s.push_str(&render_vcvt_section());
+    s
+}
+
+/// Cycles of one run of a vcvt program (one register) by the §7 cycle model, as text.
+pub fn vcvt_cycles(k: &TensixKernel) -> String {
+    use pto_runtime::tensix::dest::Dest;
+    use pto_runtime::tensix::sim::Machine;
+    let sk = k.sim_kernel();
+    let mut dst = Dest::new();
+    let mut m = Machine::with_config(k.arch, kernel_sim_config());
+    m.enter_kernel_state();
+    let run = m
+        .run(&sk.init, &mut dst)
+        .and_then(|_| m.run(&sk.body, &mut dst));
+    match run {
+        Ok(stats) => stats.cycles.to_string(),
+        Err(e) => format!("? ({e})"),
+    }
+}
+
+/// The `pto.vcvt` section: every carried contract row, rnd letter, saturation and part.
+pub fn render_vcvt_section() -> String {
+    use super::vcvt::{all_vcvt, lower_vcvt};
+    let mut s = String::from("\n## pto.vcvt\n\n");
+    s.push_str(
+        "One program converts one register (`lower::tensix::vcvt`): lanes sit lane-major in Dst\n\
+         (element e of a register of G = lanes/32 rows is in row e mod G, lane e div G), so the\n\
+         EVEN/ODD/Pk placement is the choice of result rows, the mask is a lane enable that\n\
+         zero-merges, and the rows of other parts are stored as 0. Each converted row runs the tcvt\n\
+         kernel of the element conversion (rule below). Proven against the reference interpreter's\n\
+         vcvt on whole registers (`compiler/tests/tensix_vcvt.rs`). Instructions and cycles are per\n\
+         register (per run).\n\n\
+         | vcvt | rule | BH instructions | BH cycles | WH instructions | WH cycles |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for v in all_vcvt() {
+        let mut rule = String::new();
+        let mut cells = Vec::new();
+        for arch in [Arch::Bh, Arch::Wh] {
+            match lower_vcvt(v, arch) {
+                Ok(k) => {
+                    rule = format!("`{}`", k.rule);
+                    cells.push(k.body_len().to_string());
+                    cells.push(vcvt_cycles(&k));
+                }
+                Err(e) => {
+                    rule = format!("not lowered: {e}");
+                    cells.push("—".into());
+                    cells.push("—".into());
+                }
+            }
+        }
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            v.describe(),
+            rule.replace('|', "\\|"),
+            cells.join(" | ")
+        );
+    }
     s
 }

@@ -21,6 +21,20 @@ pub struct IoHeader {
     /// Effective rounding and saturation, when the header states them (`ptoc prove` of a listing).
     pub rounding: Option<pto_runtime::convert::Rounding>,
     pub sat: Option<bool>,
+    /// `op=vcvt`: a one-register vcvt program (`lower::tensix::vcvt`), with its part.
+    pub vcvt: bool,
+    pub part: Option<pto_runtime::value::Part>,
+}
+
+impl IoHeader {
+    /// The register shape of a vcvt program's header (`None` for tcvt kernels).
+    pub fn vreg_shape(&self) -> Option<super::vcvt::VregShape> {
+        self.vcvt.then(|| super::vcvt::VregShape {
+            src_lanes: super::vcvt::lanes_of(self.src),
+            dst_lanes: super::vcvt::lanes_of(self.dst),
+            part: self.part,
+        })
+    }
 }
 
 impl IoHeader {
@@ -49,6 +63,8 @@ impl IoHeader {
         let mut arch = Arch::Bh;
         let mut rounding = None;
         let mut sat = None;
+        let mut vcvt = false;
+        let mut part = None;
         for kv in line
             .trim_start()
             .trim_start_matches("; @io")
@@ -98,6 +114,20 @@ impl IoHeader {
                         _ => return Err(bad(format!("sat must be on or off, found `{v}`"))),
                     })
                 }
+                "op" => {
+                    vcvt = match v {
+                        "tcvt" => false,
+                        "vcvt" => true,
+                        _ => return Err(bad(format!("op must be tcvt or vcvt, found `{v}`"))),
+                    }
+                }
+                "part" => {
+                    part = Some(super::vcvt::parse_part(v).ok_or_else(|| {
+                        bad(format!(
+                            "part must be EVEN, ODD, P0, P1, P2 or P3, found `{v}`"
+                        ))
+                    })?)
+                }
                 _ => return Err(bad(format!("unknown key `{k}`"))),
             }
         }
@@ -115,6 +145,8 @@ impl IoHeader {
             arch,
             rounding,
             sat,
+            vcvt,
+            part,
         }))
     }
 }

@@ -13,6 +13,9 @@
 //!    NOPs; BH stalls are counted by the cycle model).
 //! 4. [`TensixKernel`]: init / body / drain with the I/O contract (`pto_runtime::tensix::io`),
 //!    consumed by the emitters ([`emit`]: asm, llk, sfpi) and the prover ([`prove`]).
+//! 5. [`vcvt`]: a `pto.vcvt` becomes a one-register program around the element kernel of step
+//!    4 (lane-major Dst image, mask as lane enables with zero-merge, part as Dst rows), proven on
+//!    whole registers by [`vprove`].
 //!
 //! Invariants: a kernel is only handed out by [`lower_combo`], which runs every rule through
 //! the same builder and scheduler; nothing here panics; the prover, not the rule's comments, is
@@ -27,6 +30,8 @@ pub mod prove;
 pub mod published;
 pub mod rules;
 pub mod schedule;
+pub mod vcvt;
+pub mod vprove;
 
 use pto_runtime::convert::{ConvSpec, NonSatPath, Rounding};
 use pto_runtime::elem::ElemType;
@@ -152,9 +157,6 @@ pub enum LowerError {
     /// A rule produced text that does not assemble (a ptoc bug).
     #[error("internal error in rule {rule}: {message}")]
     Internal { rule: &'static str, message: String },
-    /// An op other than `pto.tcvt` that has no Tensix lowering.
-    #[error("{op} is not lowered to Tensix (only pto.tcvt is)")]
-    OpNotLowered { op: String },
     /// The lowering's self-check proof found a mismatch (never expected: every rule is proven
     /// in CI; this stops a regression from emitting wrong code).
     #[error("the kernel for {combo} differs from the reference: input {input:#x} gives {got:#x}, expected {expected:#x}")]
@@ -173,7 +175,6 @@ impl LowerError {
         match self {
             LowerError::TypeNotCarried { .. } => Code::TensixTypeNotCarried,
             LowerError::Unsupported { .. } | LowerError::Internal { .. } => Code::TensixUnsupported,
-            LowerError::OpNotLowered { .. } => Code::TensixOpUnsupported,
             LowerError::ProofFailed { .. } => Code::TensixProofFailed,
         }
     }
@@ -197,6 +198,9 @@ pub struct TensixKernel {
     /// The SFPLOADMACRO form, when the body's shape has one (`macros`); proven equal to the
     /// plain body on every proof input (D5).
     pub macro_form: Option<macros::MacroForm>,
+    /// `Some` for a `pto.vcvt` program (one register per run, `vcvt`); `None` for a tcvt kernel
+    /// (one row per body run).
+    pub vreg: Option<vcvt::VregShape>,
 }
 
 impl TensixKernel {
@@ -227,6 +231,34 @@ impl TensixKernel {
             body: prog(&m.body),
             drain: prog(&m.drain),
         })
+    }
+
+    /// `tcvt` or `vcvt`.
+    pub fn op_name(&self) -> &'static str {
+        if self.vreg.is_some() {
+            "vcvt"
+        } else {
+            "tcvt"
+        }
+    }
+
+    /// The combination, with the part of a vcvt: `f32 -> f16 RINT sat=off part=EVEN`.
+    pub fn describe(&self) -> String {
+        match self.vreg.and_then(|v| v.part_name()) {
+            Some(p) => format!("{} part={p}", self.combo.describe()),
+            None => self.combo.describe(),
+        }
+    }
+
+    /// A file-name-friendly identifier (`f32_to_i32_trunc_satoff`, `vcvt_f32_to_f16_rint_satoff_even`).
+    pub fn slug(&self) -> String {
+        match self.vreg {
+            None => self.combo.slug(),
+            Some(v) => match v.part_name() {
+                Some(p) => format!("vcvt_{}_{}", self.combo.slug(), p.to_ascii_lowercase()),
+                None => format!("vcvt_{}", self.combo.slug()),
+            },
+        }
     }
 
     /// Issue slots of one body run (one row): the plain instruction count.
@@ -275,6 +307,7 @@ pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError>
         drain,
         nan_any: false,
         macro_form,
+        vreg: None,
     })
 }
 
@@ -307,7 +340,6 @@ impl LoweredFile {
 pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool) -> LoweredFile {
     use crate::diag::Diagnostic;
     use crate::driver::{check_file, Options, TargetChoice};
-    use crate::ir::OpKind;
     let opts = Options {
         target: TargetChoice::Profile(crate::target::Profile::Cpu),
         split_input,
@@ -324,19 +356,19 @@ pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool)
         let (false, Some(module)) = (chunk_failed, &chunk.module) else {
             continue;
         };
-        let combos = combos_of_module(module);
-        for op in module.walk() {
+        let mut combos: Vec<_> = combos_of_module(module)
+            .into_iter()
+            .map(|(op, c)| (op, c.and_then(|c| lower_combo(c, arch))))
+            .collect();
+        combos.extend(
+            vcvt::vcvt_combos_of_module(module)
+                .into_iter()
+                .map(|(op, c)| (op, c.and_then(|c| vcvt::lower_vcvt(c, arch)))),
+        );
+        combos.sort_by_key(|(op, _)| module.op_spans(*op).name.start);
+        for (op, lowered) in combos {
             let span = module.op_spans(op).name;
-            if matches!(module.op(op).kind, OpKind::Vcvt(_)) {
-                let e = LowerError::OpNotLowered {
-                    op: "pto.vcvt".to_string(),
-                };
-                out.diagnostics.push(Diagnostic::new(e.code(), e, span));
-            }
-        }
-        for (op, combo) in combos {
-            let span = module.op_spans(op).name;
-            let res = combo.and_then(|c| lower_combo(c, arch)).and_then(|k| {
+            let res = lowered.and_then(|k| {
                 if self_check {
                     self_check_kernel(&k)?;
                 }

@@ -80,6 +80,9 @@ pub struct ProofReport {
     /// D5: inputs on which the SFPLOADMACRO form's output differs from the plain program's
     /// (`None` when the kernel has no macro form).
     pub macro_mismatches: Option<u64>,
+    /// vcvt programs: source registers run under random masks (and one all-inactive register)
+    /// besides the all-active pass (`vprove`).
+    pub masked_registers: Option<u64>,
 }
 
 impl ProofReport {
@@ -124,6 +127,9 @@ pub fn prove(
     opts: &ProofOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> ProofReport {
+    if let Some(shape) = k.vreg {
+        return super::vprove::prove_vreg(k, shape, opts, progress);
+    }
     let opts = &ProofOptions {
         nan_any: opts.nan_any || k.nan_any,
         ..*opts

@@ -19,8 +19,15 @@ pub fn arch_name(arch: Arch) -> &'static str {
 
 /// The `; @io` header line.
 pub fn io_line(k: &TensixKernel) -> String {
+    let vcvt = match k.vreg {
+        None => String::new(),
+        Some(v) => match v.part_name() {
+            Some(p) => format!(" op=vcvt part={p}"),
+            None => " op=vcvt".to_string(),
+        },
+    };
     format!(
-        "; @io src={} dst={} arch={} rmode={} sat={}",
+        "; @io src={} dst={} arch={} rmode={} sat={}{vcvt}",
         k.combo.src.ir_name(),
         k.combo.dst.ir_name(),
         arch_name(k.arch),
@@ -29,13 +36,27 @@ pub fn io_line(k: &TensixKernel) -> String {
     )
 }
 
+/// The Dst image comment of a vcvt program (`lower::tensix::vcvt`).
+pub fn vreg_layout(v: &super::super::vcvt::VregShape) -> String {
+    format!(
+        "; vreg: one register per run; element e of a register of G groups is in SFPU row (e mod G), lane (e div G) of its region; \
+         source rows 0..{}, mask rows {}..{} (datum 0 = inactive lane), result rows {}..{}\n",
+        v.src_groups(),
+        v.src_groups(),
+        2 * v.src_groups(),
+        2 * v.src_groups(),
+        v.rows()
+    )
+}
+
 /// The whole listing: the SFPLOADMACRO form when the kernel has one and `plain` is false,
 /// else the plain program.
 pub fn emit(k: &TensixKernel, plain: bool) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "; ptoc tensix kernel: tcvt {} ({})\n",
-        k.combo.describe(),
+        "; ptoc tensix kernel: {} {} ({})\n",
+        k.op_name(),
+        k.describe(),
         k.family.name()
     ));
     s.push_str(&format!("; rule: {}\n", k.rule));
@@ -47,6 +68,9 @@ pub fn emit(k: &TensixKernel, plain: bool) -> String {
         k.src_datum().describe(),
         k.dst_datum().describe()
     ));
+    if let Some(v) = &k.vreg {
+        s.push_str(&vreg_layout(v));
+    }
     match (&k.macro_form, plain) {
         (Some(m), false) => {
             s.push_str(

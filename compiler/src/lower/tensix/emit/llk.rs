@@ -17,7 +17,7 @@ use super::super::TensixKernel;
 
 /// The C++ identifier of a kernel: `ptoc_f32_to_i32_trunc_satoff`.
 pub fn kernel_name(k: &TensixKernel) -> String {
-    format!("ptoc_{}", k.combo.slug()).replace(['!', '.'], "_")
+    format!("ptoc_{}", k.slug()).replace(['!', '.'], "_")
 }
 
 /// The TTI macro of an instruction (`TTI_SFPIADD`, `TTI_SFP_STOCH_RND`).
@@ -83,8 +83,9 @@ pub fn emit(k: &TensixKernel) -> String {
     let name = kernel_name(k);
     let mut s = String::new();
     s.push_str(&format!(
-        "// ptoc tensix kernel: tcvt {} ({}), rule {}\n",
-        k.combo.describe(),
+        "// ptoc tensix kernel: {} {} ({}), rule {}\n",
+        k.op_name(),
+        k.describe(),
         k.family.name(),
         k.rule
     ));
@@ -97,26 +98,43 @@ pub fn emit(k: &TensixKernel) -> String {
         k.src_datum().describe(),
         k.dst_datum().describe()
     ));
+    if let Some(v) = &k.vreg {
+        s.push_str(&format!(
+            "// vcvt: calculate_ converts one register at the current Dst base (no ITERATIONS loop: the\n\
+             // caller points the Dst base at each register's image).\n{}",
+            super::asm::vreg_layout(v).replace("; ", "// ")
+        ));
+    }
+    let looped = k.vreg.is_none();
     let Some(m) = &k.macro_form else {
         s.push_str("// No SFPLOADMACRO: this is also the DISABLE_SFPLOADMACRO path.\n\n");
-        functions(&mut s, &name, [&k.init, &k.body, &k.drain]);
+        functions(&mut s, &name, [&k.init, &k.body, &k.drain], looped);
         return s;
     };
     s.push_str(
         "// SFPLOADMACRO form by default; DISABLE_SFPLOADMACRO selects the plain program.\n\n",
     );
     s.push_str("#ifdef DISABLE_SFPLOADMACRO\n");
-    functions(&mut s, &name, [&k.init, &k.body, &k.drain]);
+    functions(&mut s, &name, [&k.init, &k.body, &k.drain], looped);
     s.push_str("#else\n");
-    functions(&mut s, &name, [&m.init, &m.body, &m.drain]);
+    functions(&mut s, &name, [&m.init, &m.body, &m.drain], looped);
     s.push_str("#endif\n");
     s
 }
 
-fn functions(s: &mut String, name: &str, [init, body, drain]: [&[Line]; 3]) {
+fn functions(s: &mut String, name: &str, [init, body, drain]: [&[Line]; 3], looped: bool) {
     s.push_str(&format!("inline void init_{name}() {{\n"));
     block(s, "    ", init);
     s.push_str("}\n\n");
+    if !looped {
+        s.push_str(&format!(
+            "template <bool APPROXIMATION_MODE>\ninline void calculate_{name}() {{\n"
+        ));
+        block(s, "    ", body);
+        block(s, "    ", drain);
+        s.push_str("}\n");
+        return;
+    }
     s.push_str(&format!(
         "template <bool APPROXIMATION_MODE, int ITERATIONS>\ninline void calculate_{name}() {{\n"
     ));
