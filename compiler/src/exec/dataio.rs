@@ -204,6 +204,10 @@ fn parse_raw(bytes: Vec<u8>, elem: ElemType, path: &Path) -> Result<Data, ExecEr
 }
 
 fn parse_npy(bytes: Vec<u8>, elem: ElemType, path: &Path) -> Result<Data, ExecError> {
+    super::npy_header::check(&bytes).map_err(|reason| ExecError::NpyHeader {
+        path: path.to_path_buf(),
+        reason,
+    })?;
     let mut rest: &[u8] = &bytes;
     let header = npyz::NpyHeader::from_reader(&mut rest).map_err(|e| ExecError::NpyHeader {
         path: path.to_path_buf(),

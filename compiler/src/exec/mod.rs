@@ -19,6 +19,7 @@
 pub mod dataio;
 pub mod diff;
 pub mod display;
+pub mod npy_header;
 pub mod progress;
 pub mod spec;
 pub mod stream;

@@ -112,6 +112,10 @@ fn npy_count(
     elem: ElemType,
     total: u64,
 ) -> Result<(usize, NpyLayout), ExecError> {
+    crate::exec::npy_header::check_reader(&mut *file).map_err(|reason| ExecError::NpyHeader {
+        path: path.to_path_buf(),
+        reason,
+    })?;
     let header = npyz::NpyHeader::from_reader(&mut *file).map_err(|e| ExecError::NpyHeader {
         path: path.to_path_buf(),
         reason: e.to_string(),

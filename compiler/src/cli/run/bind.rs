@@ -57,6 +57,13 @@ pub enum BindError {
         #[source]
         source: ExecError,
     },
+    #[error("argument {name}: '{path}' has shape {found}; a register or mask is one-dimensional: {expected}")]
+    Shape {
+        name: String,
+        path: String,
+        expected: String,
+        found: String,
+    },
     #[error(
         "argument {name}: '{path}' holds {actual} bytes, the argument's storage is {needed} bytes"
     )]
@@ -165,10 +172,38 @@ fn read_exact(
     elem: ElemType,
     needed: usize,
 ) -> Result<Vec<u8>, BindError> {
+    read_shaped(name, path, elem, needed, None)
+}
+
+/// As [`read_exact`]; a `.npy` file must also have the one-dimensional shape `(lanes,)` when
+/// `lanes` is given (a register or mask is a flat list of lanes: an (8, 8) array is not a
+/// 64-lane register).
+fn read_shaped(
+    name: &str,
+    path: &Path,
+    elem: ElemType,
+    needed: usize,
+    lanes: Option<u64>,
+) -> Result<Vec<u8>, BindError> {
     let data = dataio::read(path, elem).map_err(|source| BindError::Exec {
         name: name.to_string(),
         source,
     })?;
+    if let (Some(lanes), Some(layout)) = (lanes, &data.layout) {
+        if layout.shape != [lanes] {
+            let dims: Vec<String> = layout.shape.iter().map(u64::to_string).collect();
+            return Err(BindError::Shape {
+                name: name.to_string(),
+                path: path.display().to_string(),
+                expected: format!("({lanes},)"),
+                found: format!(
+                    "({}{})",
+                    dims.join(", "),
+                    if dims.len() == 1 { "," } else { "" }
+                ),
+            });
+        }
+    }
     let bytes = data.bytes();
     if bytes.len() != needed {
         return Err(BindError::Size {
@@ -241,7 +276,13 @@ pub fn build(
         }
         ParamKind::VReg { elem } => {
             let bytes = match source {
-                Source::File(path) => read_exact(name, path, elem, VREG_BYTES)?,
+                Source::File(path) => read_shaped(
+                    name,
+                    path,
+                    elem,
+                    VREG_BYTES,
+                    Some((VREG_BYTES / elem.storage_bytes() as usize) as u64),
+                )?,
                 Source::Random(seed) => random_bytes(*seed, VREG_BYTES),
                 Source::Literal(v) => return Err(literal_err(*v)),
             };
@@ -263,7 +304,7 @@ pub fn build(
                     Ok(Value::Mask(Mask::from_lanes(granularity, &flags)))
                 }
                 Source::File(path) if dataio::format_of(path) == FileFormat::Npy => {
-                    let flags = read_exact(name, path, ElemType::U8, lanes)?;
+                    let flags = read_shaped(name, path, ElemType::U8, lanes, Some(lanes as u64))?;
                     let flags: Vec<bool> = flags.iter().map(|&b| b != 0).collect();
                     Ok(Value::Mask(Mask::from_lanes(granularity, &flags)))
                 }

@@ -262,3 +262,77 @@ fn splitmix(x: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// The outcome of [`run_registers`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegisterRun {
+    /// Result element patterns, `dst_lanes` per register, in register order.
+    pub out: Vec<u64>,
+    pub registers: usize,
+    /// Cycles of one program run (§7 cycle model; every register takes the same path).
+    pub cycles_per_register: u64,
+}
+
+/// Runs a vcvt program over whole registers (`ptoc sim` of an `op=vcvt` listing): `src` holds
+/// element patterns, `src_lanes` per register; `active(e)` is the mask flag of element `e`.
+/// Registers run in parallel, each from the D7 row state on its own Dst image.
+pub fn run_registers(
+    k: &TensixKernel,
+    shape: VregShape,
+    src: &[u64],
+    active: &(dyn Fn(usize) -> bool + Sync),
+) -> Result<RegisterRun, String> {
+    let (ns, nd) = (shape.src_lanes, shape.dst_lanes);
+    if src.is_empty() || src.len() % ns != 0 {
+        return Err(format!(
+            "the input holds {} elements, not a whole number of {ns}-lane registers",
+            src.len()
+        ));
+    }
+    let ctx = Ctx {
+        k,
+        shape,
+        conv: &Converter::new(k.combo.spec()).map_err(|e| e.to_string())?,
+        skip_nan: false,
+    };
+    let regs: Vec<usize> = (0..src.len() / ns).collect();
+    let dd = k.dst_datum();
+    let parts: Vec<Result<(Vec<u64>, u64), String>> = regs
+        .par_chunks(JOB)
+        .map(|job| {
+            let mut dst = Dest::new();
+            let mut m = Machine::with_config(k.arch, kernel_sim_config());
+            let sk = k.sim_kernel();
+            m.enter_kernel_state();
+            m.run(&sk.init, &mut dst)
+                .map_err(|e| format!("init: {e}"))?;
+            let (mut image, mut words) = (Vec::new(), vec![0u32; nd]);
+            let mut out = Vec::with_capacity(job.len() * nd);
+            let mut cycles = 0;
+            for &r in job {
+                let regsrc = src.get(r * ns..(r + 1) * ns).unwrap_or(&[]);
+                let on: Vec<bool> = (0..ns).map(|i| active(r * ns + i)).collect();
+                let before = m.stats().cycles;
+                ctx.run_one(&mut m, &sk, &mut dst, regsrc, &on, &mut image, &mut words)?;
+                cycles = m.stats().cycles - before;
+                for (j, &w) in words.iter().enumerate() {
+                    out.push(dd.bits_of_word(w).ok_or_else(|| {
+                        format!("register {r}, lane {j}: non-canonical result datum {w:#010x}")
+                    })?);
+                }
+            }
+            Ok((out, cycles))
+        })
+        .collect();
+    let mut run = RegisterRun {
+        out: Vec::with_capacity(src.len() / ns * nd),
+        registers: regs.len(),
+        cycles_per_register: 0,
+    };
+    for p in parts {
+        let (out, cycles) = p?;
+        run.out.extend(out);
+        run.cycles_per_register = cycles;
+    }
+    Ok(run)
+}
