@@ -154,3 +154,30 @@ fn placement_is_group_addressing() {
     assert_eq!(image[1], 2);
     assert_eq!(image[64..128].iter().filter(|&&m| m == 1).count(), 64);
 }
+
+#[test]
+fn the_mask_register_never_holds_init_state() {
+    // Init code leaves constants and tables (e.g. rne_i32's INDIRECT_VA entries in L0/L1) that
+    // every group reads; the mask datum must not overwrite them between groups.
+    for arch in [Arch::Bh, Arch::Wh] {
+        for v in all_vcvt() {
+            let k = lower_vcvt(v, arch).expect("lowered");
+            let init_written: Vec<u8> = k.init.iter().filter_map(|l| l.insn.vd_field()).collect();
+            for l in k
+                .body
+                .iter()
+                .filter(|l| l.comment.starts_with("mask datums"))
+            {
+                let Insn::Load { vd, .. } = l.insn else {
+                    panic!("mask line is not a load");
+                };
+                assert!(
+                    !init_written.contains(&vd.0),
+                    "{} {arch:?}: mask loaded into L{} which init sets",
+                    v.describe(),
+                    vd.0
+                );
+            }
+        }
+    }
+}

@@ -216,7 +216,7 @@ fn check_block(
         rep.error = Some(e);
         return;
     }
-    if let Some(mk) = k.macro_sim_kernel() {
+    if let (Some(mk), Some(form)) = (k.macro_sim_kernel(), k.macro_form.as_ref()) {
         // D5: the macro program against its plain equivalent, on the same inputs.
         let cfg = SimConfig {
             allow_backdoor: true,
@@ -227,7 +227,7 @@ fn check_block(
             k.arch,
             cfg,
             &mk,
-            1,
+            form.rows,
             &bufs.words,
             KERNEL_MOD0,
             KERNEL_MOD0,

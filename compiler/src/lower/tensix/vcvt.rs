@@ -221,7 +221,8 @@ pub fn lower_vcvt(v: VcvtCombo, arch: Arch) -> Result<TensixKernel, LowerError> 
     }
     let mut b = Builder::new(arch);
     let (stay, _) = b.addr_mods();
-    let mask_reg = (0..8u8).map(Reg).find(|&r| r != result).unwrap_or(Reg(0));
+    let mask_reg = mask_register(&elem, result)
+        .ok_or_else(|| internal("no L-register is free for the mask datum".to_string()))?;
     let addr = |row: usize| 2 * row;
     for (gs, gd) in shape.moves() {
         for l in rest {
@@ -313,6 +314,44 @@ pub fn lower_vcvt(v: VcvtCombo, arch: Arch) -> Result<TensixKernel, LowerError> 
         macro_form: None,
         vreg: Some(shape),
     })
+}
+
+/// A register for the mask datum that cannot disturb the next group: not the result, not
+/// written by init code (constants and tables such as the INDIRECT_VA entries live there), and
+/// either never touched by the element body or written by it before any read (dead between
+/// groups).
+fn mask_register(elem: &TensixKernel, result: Reg) -> Option<Reg> {
+    use pto_runtime::tensix::sim::register_reads;
+    let bit = |r: Reg| 1u32 << r.0;
+    let init_written = elem
+        .init
+        .iter()
+        .fold(0u32, |m, l| m | schedule::register_writes(&l.insn));
+    let candidates: Vec<Reg> = (0..8u8)
+        .map(Reg)
+        .filter(|&r| r != result && init_written & bit(r) == 0)
+        .collect();
+    let untouched = |r: Reg| {
+        elem.body
+            .iter()
+            .all(|l| (register_reads(&l.insn) | schedule::register_writes(&l.insn)) & bit(r) == 0)
+    };
+    let written_first = |r: Reg| {
+        for l in &elem.body {
+            if register_reads(&l.insn) & bit(r) != 0 {
+                return false;
+            }
+            if schedule::register_writes(&l.insn) & bit(r) != 0 {
+                return true;
+            }
+        }
+        true
+    };
+    candidates
+        .iter()
+        .copied()
+        .find(|&r| untouched(r))
+        .or_else(|| candidates.iter().copied().find(|&r| written_first(r)))
 }
 
 /// The vcvt rows of semantics.md §6.3 whose types the Tensix kernels carry, with every rnd

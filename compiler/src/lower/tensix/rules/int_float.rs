@@ -15,12 +15,15 @@
 //! converts it. Exact: |x| ≤ 2^16 < 2^24, so no rounding happens and the mode is irrelevant;
 //! x = 0 gives +0.
 //!
-//! ## `rne_i32` — i32 → f32 RINT, both sat: 8 instructions
-//! `|x|` (SFPABS; INT_MIN stays 0x80000000), SFPCAST (one RNE rounding of |x| < 2^31), sign from
-//! x (SFPSETSGN); the only lane where the cast result is negative is INT_MIN (cast of the
-//! "−0" sign-magnitude word), which gets −2^31 = 0xCF000000. This is the behaviour of the
-//! published i32 → fp32 sequence (§8.8), written with plain instructions (the macro's indirect
-//! SFPMAD trick replaced by one predicated SFPLOADI).
+//! ## `rne_i32` — i32 → f32 RINT, both sat: 7 instructions, plain 8 c/row (BH MAD stall; WH
+//! NOP), macro 4 c/row on both archs
+//! The published i32 → fp32 sequence (§8.8): `t = |x|` (SFPABS; INT_MIN stays 0x80000000),
+//! `L7 = t >> 31` (SFPSHFT2 SHFT_LREG: 1 only for INT_MIN), SFPCAST (one RNE rounding of
+//! |x| < 2^31; INT_MIN reads as sign-magnitude −0), sign from x (SFPSETSGN), then SFPMAD
+//! INDIRECT_VA `L[L7] · 1.0 + x` with the init table L0 = +0.0, L1 = −2^31: `0 · 1 + x` returns
+//! x unchanged on both FMA models (§3 step 6; x = +0 gives +0), INT_MIN gets −2^31 = 0xCF000000.
+//! Macro form (scheduler): SFPSETSGN (Simple, VB form) and the SFPMAD (MAD, → L16) as slots with
+//! the store; SFPABS, SFPSHFT2, SFPCAST regular; `x` alternates between two registers.
 //!
 //! ## `split_mad_u32` — ui32 → f32 RINT, both sat: 8 instructions (WH 9 with the MAD NOP)
 //! `hi = x >> 16`, `lo = x & 0xFFFF`, both SFPCAST exactly, `hi · 65536.0 + lo` by one SFPMAD:
@@ -161,23 +164,29 @@ fn exact_f32(b: &mut Builder, signed: bool) -> Chosen {
 }
 
 fn rne_i32(b: &mut Builder) -> Chosen {
-    b.load(Reg::L0, "x (i32)");
-    b.op("sfpabs 0, L0, L1, 0", "|x| (INT_MIN stays 0x80000000)");
+    let shift = b.constant((-31i32) as u32, Reg::L6, "−31 (shift amount)");
+    // The INDIRECT_VA table: L0 = +0.0, L1 = −2^31 (set last: constants use L0 in init).
+    b.init_op("sfploadi L0, USHORT, 0", "L0 = +0.0 (table entry 0)");
+    b.init_op("sfploadi L1, FLOATB, 0xcf00", "L1 = −2^31 (table entry 1)");
+    b.load(Reg::L2, "x (i32)");
+    b.op("sfpabs 0, L2, L4, 0", "t = |x| (INT_MIN stays 0x80000000)");
     b.op(
-        "sfpcast L1, L1, 0",
-        "RNE(|x|) as fp32; INT_MIN reads as sign-magnitude −0",
+        &format!("sfpshft2 4, L{}, L7, SHFT_LREG", shift.0),
+        "L7 = t >> 31: 1 only for INT_MIN",
     );
-    b.op("sfpsetsgn 0, L1, L0, 0", "sign of x");
     b.op(
-        "sfpsetcc 0, L1, 0, LREG_LT0",
-        "lanes where the cast saw −0: x = INT_MIN",
+        "sfpcast L4, L4, 0",
+        "RNE(t) as fp32; INT_MIN reads as sign-magnitude −0",
     );
-    b.op("sfploadi L0, FLOATB, 0xcf00", "−2^31 there");
-    b.op("sfpencc 0, 0, 0, 0", "all lanes");
-    b.store(Reg::L0, "f32 bits");
+    b.op("sfpsetsgn 0, L4, L2, 0", "x = float(t) with the sign of x");
+    b.op(
+        "sfpmad L0, L10, L2, L5, INDIRECT_VA",
+        "L[L7] · 1.0 + x: x itself (0 · 1 + x), or −2^31 + (−0) for INT_MIN",
+    );
+    b.store(Reg::L5, "f32 bits");
     Chosen::new(
         "int_float::rne_i32",
-        &["published i32 → fp32 (tensix.md §8.8) behaviour in plain form: abs, cast (one RNE), sign, INT_MIN fix-up"],
+        &["published i32 → fp32 sequence (tensix.md §8.8): abs, cast (one RNE), sign, INT_MIN through the INDIRECT_VA table"],
     )
 }
 

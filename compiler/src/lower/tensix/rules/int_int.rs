@@ -35,12 +35,15 @@
 //! Lanes with x < 0 (SFPSETCC) get 0; store. Exact: every non-negative value fits.
 //!
 //! ## `clamp_unsigned` — sat ON from a signed source into a narrower unsigned type (i32 → ui16/
-//! ui8, i16 → ui8): 8 instructions
-//! `lz = clz(x)`; `lz −= 32 − k` with flags: lanes with x < 0 (clz 0) or x ≥ 2^k; `x = max`
-//! there; `lz += 31 − k` with flags narrows to clz(x) = 0, i.e. x < 0; `x = 0` there; all lanes;
-//! store. Exact by the same clz argument (a negative word has clz 0). Same results as the
-//! published i32 → u16 sequence (§8.13: SFPCAST + SWAP + SFPSTOCHRND), without the float detour
-//! and the SWAP stall.
+//! ui8, i16 → ui8): 5 instructions, plain 6 c/row (SFPSWAP stall), macro 3 c/row on both archs
+//! The published i32 → u16 sequence (§8.13): SFPCAST reads the word as sign-magnitude, so every
+//! negative x becomes a negative float (INT_MIN the sign-magnitude −0) and every x ≥ 0 its
+//! value (exact below 2^24, rounded above — still ≥ 2^16); SFPSWAP MAX_MIN with L9 keeps
+//! max(·, +0) in the sign-magnitude order (negatives and −0 → +0); SFPSTOCHRND FP32_TO_UINT16 /
+//! FP32_TO_UINT8 gives the exact integer below the bound and the bound from max + 0.5 up. No
+//! rounding ever matters: the float is an integer, and the rounded ones are far above the bound.
+//! Macro form (scheduler): SWAP (Simple, VB form) and SFPSTOCHRND (Round, → L16) as slots with
+//! the store, SFPCAST regular, one SFPNOP (the cycle after a SWAP), `v` alternating.
 //!
 //! ## `clamp_signed` — sat ON from a signed source into a narrower signed type (i32 → i16/i8,
 //! i16 → i8): WH 10 (i32 → i16) / 9, BH 9 / 8
@@ -254,23 +257,29 @@ fn clamp_lower(b: &mut Builder) -> Chosen {
 }
 
 fn clamp_unsigned(b: &mut Builder, k: u32, max: u32) -> Chosen {
+    let _ = max;
+    let mode = if k == 16 {
+        "FP32_TO_UINT16"
+    } else {
+        "FP32_TO_UINT8"
+    };
     b.load(Reg::L0, "x (signed source datum)");
-    b.op("sfplz 0, L0, L1, 0", "lz = clz(x) (0 for x < 0)");
     b.op(
-        &format!("sfpiadd -{}, L1, L1, IMM|CC_LT0", 32 - k),
-        "lanes with clz(x) < 32 − k: x < 0 or x ≥ 2^k",
+        "sfpcast L0, L0, 0",
+        "read as sign-magnitude: x < 0 gives a negative float (INT_MIN: −0), x ≥ 0 its value (RNE above 2^24)",
     );
-    set_value(b, max, "x = max there");
     b.op(
-        &format!("sfpiadd {}, L1, L1, IMM|CC_LT0", 31 - k),
-        "narrow to clz(x) − 1 < 0, i.e. x < 0",
+        "sfpswap 0, L9, L0, MAX_MIN",
+        "max(·, +0): every negative, −0 → +0",
     );
-    b.op("sfpmov 0, L9, L0, 0", "x = 0 there");
-    b.op("sfpencc 0, 0, 0, 0", "all lanes");
-    b.store(Reg::L0, "clamped value");
+    b.op(
+        &format!("sfpstochrnd 0, 0, L0, L0, L0, {mode}"),
+        "to the unsigned range: exact below 2^24, ≥ max + 0.5 → max",
+    );
+    b.store(Reg::L0, "clamped value (zero-extended)");
     Chosen::new(
         "int_int::clamp_unsigned",
-        &["sat ON, signed source into a narrower unsigned type: clz classifies x < 0 / x ≥ 2^k; exact"],
+        &["sat ON, signed source into a narrower unsigned type: the published i32 → u16 float detour (tensix.md §8.13), exact"],
     )
 }
 
