@@ -382,7 +382,7 @@ fn proof_json(k: &TensixKernel, rep: &ProofReport) -> serde_json::Value {
 }
 
 /// A lowered listing (with its `; @io ... rmode= sat=` header) as a kernel to prove.
-fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, String> {
+pub(crate) fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, String> {
     let h = IoHeader::find(text)?
         .ok_or("the listing has no `; @io src=T dst=T rmode=M sat=on|off` header")?;
     let (Some(rounding), Some(sat)) = (h.rounding, h.sat) else {

@@ -11,6 +11,7 @@ pub mod cast;
 pub mod lower;
 pub mod run;
 pub mod sim;
+mod sim_vcvt;
 mod verify;
 
 use std::ffi::OsString;

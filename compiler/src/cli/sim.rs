@@ -147,6 +147,10 @@ pub struct SimArgs {
     /// Initialisation program run once before the first row (constants, SFPCONFIG).
     #[arg(long, value_name = "INIT.s")]
     pub init: Option<PathBuf>,
+    /// vcvt listings (`; @io ... op=vcvt`): each register's mask as 32 bytes of raw predicate
+    /// storage (what `ptoc run` reads for a mask argument); default: every lane active.
+    #[arg(long, value_name = "MASK.bin")]
+    pub mask: Option<PathBuf>,
 }
 
 /// Word width of one side of the I/O.
@@ -243,14 +247,6 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
     let text = read_text(&args.program)?;
     let header =
         IoHeader::find(&text).map_err(|m| error(format!("{}: {m}", args.program.display())))?;
-    if header.as_ref().is_some_and(|h| h.vcvt) {
-        return Err(error(format!(
-            "{}: a pto.vcvt program (`; @io ... op=vcvt`) converts one register per run; \
-             `ptoc sim` runs row kernels only: prove it with `ptoc prove {}`",
-            args.program.display(),
-            args.program.display()
-        )));
-    }
     let arch = match (args.arch, header.as_ref().map(|h| h.arch)) {
         (Some(ArchArg::Blackhole), _) => Arch::Bh,
         (Some(ArchArg::Wormhole), _) => Arch::Wh,
@@ -264,6 +260,22 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
                 crate::lower::tensix::emit::asm::arch_name(h.arch)
             )));
         }
+    }
+    if let Some(h) = header.as_ref().filter(|h| h.vcvt) {
+        return super::sim_vcvt::simulate_vcvt(
+            &text,
+            h,
+            arch,
+            &args.input,
+            &args.output,
+            args.mask.as_deref(),
+        )
+        .map_err(|m| error(format!("{}: {m}", args.program.display())));
+    }
+    if args.mask.is_some() {
+        return Err(usage(
+            "--mask applies to pto.vcvt listings (`; @io ... op=vcvt`) only".to_string(),
+        ));
     }
     let kernel =
         Kernel::parse(&text, arch).map_err(|e| error(format!("{}:{e}", args.program.display())))?;
