@@ -7,7 +7,7 @@
 //! `cargo bench -p pto-runtime --bench convert -- sweep` instead measures, on ONE thread, every
 //! 32-bit-source conversion the Tensix prover uses (sources f32 / i32 / ui32 × destinations f32,
 //! bf16, f16, i32, ui32, i16, ui16, i8, ui8 × the six executable modes × sat off/on, cpu
-//! profile: X86 non-saturating path), N = 1M elements, best of 3, and marks each figure below
+//! profile: X86 non-saturating path), N = 1M elements, best of 9, and marks each figure below
 //! 1 G el/s with `SLOW`. Sources are random bit patterns (ints) and, for f32, half random bit
 //! patterns and half values within ±2^20, interleaved at random (so data-dependent branches
 //! would show). Further arguments after `sweep` keep only the rows whose label contains one of
@@ -107,7 +107,7 @@ fn sweep(filter: &[String]) {
         })
         .collect();
     let dsts = [F32, BF16, F16, I32, U32, I16, U16, I8, U8];
-    println!("single thread, N = {SN} elements per call, best of 3 (G el/s; SLOW = below 1)");
+    println!("single thread, N = {SN} elements per call, best of 9 (G el/s; SLOW = below 1)");
     let (mut slow, mut total) = (0, 0);
     for src in [F32, I32, U32] {
         let input = if src == F32 { &floats } else { &ints };
@@ -129,7 +129,7 @@ fn sweep(filter: &[String]) {
                         sat,
                         path: NonSatPath::X86,
                     };
-                    let cell = match single(spec, input, SN, 3) {
+                    let cell = match single(spec, input, SN, 9) {
                         Some(g) => {
                             total += 1;
                             let mark = if g < 1.0 {
