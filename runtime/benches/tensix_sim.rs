@@ -10,6 +10,12 @@
 //!   through `run_batch_into` with a reused output buffer, and the projected time for all 2^32
 //!   inputs at that rate.
 //!
+//! * (d) macro vs plain: the published fp32→bf16 SFPLOADMACRO kernel (tensix.md §8.1,
+//!   `tests/data/tensix_published/fp32_to_bf16.macro.s`) and its plain equivalent through
+//!   `run_kernel_batch` over 2^18 fp32 inputs on ONE thread (values per second, and the
+//!   macro/plain time ratio); outputs of the two must agree. `-- macro` runs only (d);
+//!   `-- macro-only` / `-- plain-only` time one of its kernels.
+//!
 //! Each figure is the best of several runs; inputs are deterministic (fastrand seed 7). Results of
 //! (c) are checked against x86 `cvttss2si` so a fast wrong simulator cannot report a figure.
 
@@ -20,6 +26,7 @@ use pto_runtime::tensix::asm::assemble;
 use pto_runtime::tensix::dest::{Dest, DestWidth};
 use pto_runtime::tensix::formats::{Arch, Mod0};
 use pto_runtime::tensix::isa::Program;
+use pto_runtime::tensix::sim::kernel::{run_kernel_batch, Kernel};
 use pto_runtime::tensix::sim::{run_batch, run_batch_into, BatchLayout, Machine, SimConfig};
 
 const ROWS: usize = 256;
@@ -80,6 +87,11 @@ fn report(name: &str, lane_insns: f64, d: Duration) {
 fn run() -> Result<(), String> {
     let arch = Arch::Bh;
     let mut rng = fastrand::Rng::with_seed(7);
+    if std::env::args().any(|a| a.starts_with("macro") || a == "plain-only") {
+        // Only (d) (`cargo bench -p pto-runtime --bench tensix_sim -- macro`).
+        let inputs: Vec<u32> = (0..1 << 18).map(|_| rng.u32(..)).collect();
+        return macro_vs_plain(&inputs);
+    }
     let dst_inputs: Vec<u32> = (0..ROWS * 32).map(|_| rng.u32(..)).collect();
 
     // (a) ALU only.
@@ -189,6 +201,97 @@ fn run() -> Result<(), String> {
     let _ = std::io::Write::write_fmt(
         &mut std::io::stdout(),
         format_args!("projected: all 2^32 fp32 inputs through the 13-insn body in {secs:.1} s\n"),
+    );
+    macro_vs_plain(&big[..1 << 18])
+}
+
+/// (d): the published fp32→bf16 macro kernel against its plain equivalent, one thread.
+fn macro_vs_plain(inputs: &[u32]) -> Result<(), String> {
+    let arch = Arch::Bh;
+    let cfg = SimConfig {
+        allow_backdoor: true,
+        ..SimConfig::default()
+    };
+    let mk = Kernel::parse(
+        include_str!("../tests/data/tensix_published/fp32_to_bf16.macro.s"),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    let pk = Kernel::parse(
+        include_str!("../tests/data/tensix_published/fp32_to_bf16.plain.s"),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let go = |k: &Kernel, rows: usize| {
+        pool.install(|| {
+            run_kernel_batch(
+                arch,
+                cfg,
+                k,
+                rows,
+                inputs,
+                Mod0::Fp32,
+                Mod0::Bf16,
+                DestWidth::W32,
+                ROWS,
+            )
+        })
+        .map_err(|e| e.to_string())
+    };
+    // `-- macro-only` / `-- plain-only`: time one kernel (e.g. under `perf stat`).
+    for (arg, k, rows) in [("macro-only", &mk, 2), ("plain-only", &pk, 1)] {
+        if std::env::args().any(|a| a == arg) {
+            let d = best(|| go(k, rows).map(|_| ()))?;
+            let _ = std::io::Write::write_fmt(
+                &mut std::io::stdout(),
+                format_args!("{arg}: {:.3} ms\n", d.as_secs_f64() * 1e3),
+            );
+            return Ok(());
+        }
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let dm = best(|| {
+        a = go(&mk, 2)?;
+        Ok(())
+    })?;
+    let dp = best(|| {
+        b = go(&pk, 1)?;
+        Ok(())
+    })?;
+    if a != b {
+        return Err("macro and plain fp32->bf16 kernels disagree".into());
+    }
+    let n = inputs.len() as f64;
+    let mut out = std::io::stdout();
+    for (name, d) in [
+        (
+            "(d) fp32->bf16 macro kernel, run_kernel_batch, 1 thread",
+            dm,
+        ),
+        (
+            "(d) fp32->bf16 plain kernel, run_kernel_batch, 1 thread",
+            dp,
+        ),
+    ] {
+        let _ = std::io::Write::write_fmt(
+            &mut out,
+            format_args!(
+                "{name:<62} {:>9.3} ms  {:>9.3e} values/s\n",
+                d.as_secs_f64() * 1e3,
+                n / d.as_secs_f64()
+            ),
+        );
+    }
+    let _ = std::io::Write::write_fmt(
+        &mut out,
+        format_args!(
+            "macro / plain time: {:.2}\n",
+            dm.as_secs_f64() / dp.as_secs_f64()
+        ),
     );
     Ok(())
 }

@@ -40,6 +40,8 @@
 //! - Inputs larger than Dst run in Dst-sized chunks of whole 32×32 tiles (8 tiles with a 32-bit
 //!   side, 16 when both sides are 16-bit); the last chunk is padded with zeros, which are run but
 //!   not written out. An empty input runs one all-zero tile (to measure cycles) and writes nothing.
+//!   Every chunk starts from the machine state init left, so chunks are independent and run on
+//!   all cores; the output does not depend on the number of threads.
 //! - stdout: (`init_cycles: N` when there is init code,) `rows: R`, then `cycles_per_row: N` as
 //!   the last line: the steady-state SFPU cycles per row of the tensix.md §7 cycle model
 //!   (`tensix::sim::cycle::steady_state` on init, body and drain: issue slots + auto-stalls per
@@ -51,30 +53,30 @@
 //!   including an undrained macro pipeline and a template write outside init code; 2 usage or I/O
 //!   error (unreadable program/input, input size not a multiple of the word).
 //!
+//! The Tensix I/O contract (word sides, Dst configuration, chunking, drain and init
+//! conventions, the chunked run) lives in `pto_runtime::tensix::sim_io`; this module is the
+//! edge: arguments, files, header checks, error locations and the report.
+//!
 //! Invariants: never panics on any input; only the `init_cycles:`/`rows:`/`cycles_per_row:`
 //! lines go to stdout; every chunk ends with the macro pipeline empty.
 
 use std::path::PathBuf;
 
-use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::asm;
-use pto_runtime::tensix::dest::{lane_cell, Dest, Dst16Mode, LANES};
-use pto_runtime::tensix::formats::{
-    shuf16, shuf32, shuf_fp16, unshuf16, unshuf32, unshuf_fp16, Arch, Cell, DataFormat, DstConfig,
-    View,
+use pto_runtime::tensix::dest::{Dest, Dst16Mode};
+use pto_runtime::tensix::formats::Arch;
+use pto_runtime::tensix::sim_io::{
+    backdoor_write, concat, decode_words, default_drain, dst_config, sixteen_bit_access,
+    ChunkError, ChunkedRun, Dst16Format, WordSide,
 };
-use pto_runtime::tensix::io::Datum;
 
 use crate::lower::tensix::header::IoHeader;
-use pto_runtime::tensix::isa::{Insn, Program};
+use pto_runtime::tensix::isa::Program;
 use pto_runtime::tensix::sim::cycle::steady_state;
 use pto_runtime::tensix::sim::kernel::Kernel;
 use pto_runtime::tensix::sim::{Machine, SimConfig, SimError, LC_DISABLE_BACKDOOR};
 
 use super::{Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
-
-/// Values per 32×32 tile.
-const TILE: usize = 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ArchArg {
@@ -153,54 +155,12 @@ pub struct SimArgs {
     pub mask: Option<PathBuf>,
 }
 
-/// Word width of one side of the I/O.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Side {
-    W32,
-    W16(DstFormatArg),
-    /// A PTO element type through the kernel I/O contract (`tensix::io`, from the `; @io`
-    /// header): files hold elements as `ptoc cast` writes them; Dst holds 32-bit datums.
-    Elem(ElemType, Datum),
-}
-
-impl Side {
-    fn bytes(self) -> usize {
+impl DstFormatArg {
+    fn format(self) -> Dst16Format {
         match self {
-            Side::W32 => 4,
-            Side::W16(_) => 2,
-            Side::Elem(e, _) => e.storage_bytes() as usize,
-        }
-    }
-
-    fn is_32(self) -> bool {
-        matches!(self, Side::W32 | Side::Elem(..))
-    }
-
-    /// The Dst cell that loads as `word` with the side's mode (the mode's inverse).
-    fn cell_of_word(self, word: u32) -> Cell {
-        match self {
-            Side::W32 | Side::Elem(..) => Cell::D32(shuf32(word)),
-            Side::W16(DstFormatArg::Fp16b) => Cell::D16(shuf16(word as u16)),
-            Side::W16(DstFormatArg::Fp16a) => Cell::D16(shuf_fp16(word as u16)),
-            Side::W16(DstFormatArg::Uint16) => Cell::D16(word as u16),
-        }
-    }
-
-    /// The logical word of a cell (inverse of [`Side::cell_of_word`]).
-    fn word_of(self, cell: Cell) -> Option<u32> {
-        match (self, cell) {
-            (Side::W32 | Side::Elem(..), Cell::D32(c)) => Some(unshuf32(c)),
-            (Side::W16(DstFormatArg::Fp16b), Cell::D16(c)) => Some(u32::from(unshuf16(c))),
-            (Side::W16(DstFormatArg::Fp16a), Cell::D16(c)) => Some(u32::from(unshuf_fp16(c))),
-            (Side::W16(DstFormatArg::Uint16), Cell::D16(c)) => Some(u32::from(c)),
-            _ => None,
-        }
-    }
-
-    fn view(self) -> View {
-        match self {
-            Side::W32 | Side::Elem(..) => View::Dst32b,
-            Side::W16(_) => View::Dst16b,
+            DstFormatArg::Fp16b => Dst16Format::Fp16b,
+            DstFormatArg::Fp16a => Dst16Format::Fp16a,
+            DstFormatArg::Uint16 => Dst16Format::Uint16,
         }
     }
 }
@@ -289,20 +249,16 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
         Some(p) => concat(&load_program(p, arch)?, &kernel.init),
         None => kernel.init.clone(),
     };
-    let drain = if kernel.drain.insns.is_empty() {
-        Program::new(vec![Insn::Nop; DEFAULT_DRAIN])
-    } else {
-        kernel.drain.clone()
-    };
+    let drain = default_drain(&kernel);
 
     let side = |w: WidthArg, f: DstFormatArg| match w {
-        WidthArg::W16 => Side::W16(f),
-        WidthArg::W32 => Side::W32,
+        WidthArg::W16 => WordSide::W16(f.format()),
+        WidthArg::W32 => WordSide::W32,
     };
     let (input_side, output_side) = match &header {
         Some(h) => (
-            Side::Elem(h.src, h.src_datum),
-            Side::Elem(h.dst, h.dst_datum),
+            WordSide::Elem(h.src, h.src_datum),
+            WordSide::Elem(h.dst, h.dst_datum),
         ),
         None => (
             side(args.dest, args.dst_format),
@@ -339,33 +295,17 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
         ))
     })?;
 
-    let srcb_format = match args.dst_format {
-        DstFormatArg::Fp16b => DataFormat::Float16B,
-        DstFormatArg::Fp16a => DataFormat::Float16,
-        DstFormatArg::Uint16 => DataFormat::UInt16,
-    };
     let cfg = SimConfig {
         strict: !args.allow_isa_modes,
         // Template writes through VD ≥ 12 are init code (tt-llk's `init_*`). The option is per
         // machine, so the body and drain are checked statically below instead.
         allow_backdoor: !init.insns.is_empty(),
-        dst: DstConfig {
-            sfpu_fp32: args.dest == WidthArg::W32,
-            srcb_format,
-        },
+        dst: dst_config(args.dest == WidthArg::W32, args.dst_format.format()),
     };
     let mode = match args.dst16_mode {
         Some(Dst16ModeArg::Literal) | None => Dst16Mode::Literal,
         Some(Dst16ModeArg::HighHalf) => Dst16Mode::HighHalfOfDst32b,
     };
-    // A chunk must fit both sides: 256 SFPU rows if either is 32-bit, else 512.
-    let chunk_rows = if input_side.is_32() || output_side.is_32() {
-        256
-    } else {
-        512
-    };
-    let chunk_values = chunk_rows * LANES;
-
     let mut machine = Machine::with_config(arch, cfg);
     let mut report = String::new();
     if !init.insns.is_empty() {
@@ -392,68 +332,39 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
             }
         }
     }
-    let mut out = Vec::with_capacity(words.len() * output_side.bytes());
-    let mut rows_run = 0u64;
-    let mut noncanonical = 0u64;
-    let mut start = 0usize;
-    loop {
-        let end = (start + chunk_values).min(words.len());
-        let chunk = words.get(start..end).unwrap_or(&[]);
-        // Whole tiles; an empty input still runs one zero tile to measure cycles.
-        let padded = chunk.len().div_ceil(TILE).max(1) * TILE;
-        let rows = padded / LANES;
-        let mut dest = Dest::with_mode(mode);
-        for i in 0..padded {
-            let w = chunk.get(i).copied().unwrap_or(0);
-            let (r, c) = cell_of(i)?;
-            dest.write(r, c, input_side.cell_of_word(w))
-                .map_err(|e| error(format!("placing input value {}: {e}", start + i)))?;
-        }
-        machine.set_rwc_dst(0);
-        let body = Source {
-            path: &args.program,
-            prog: &kernel.body,
-        };
-        run_chunk(&mut machine, body, &mut dest, rows)?;
-        // Scheduled (SFPLOADMACRO) stores of the last rows land during the drain: they must reach
-        // this chunk's Dst, and none may stay pending into the next chunk.
-        let what = format!("drain of the chunk from value {start}");
-        let drain_src = Source {
-            path: &args.program,
-            prog: &drain,
-        };
+    let run = ChunkedRun {
+        machine: &machine,
+        body: &kernel.body,
+        drain: &drain,
+        input: input_side,
+        output: output_side,
+        dst16_mode: mode,
+    };
+    let body_src = Source {
+        path: &args.program,
+        prog: &kernel.body,
+    };
+    let drain_src = Source {
+        path: &args.program,
+        prog: &drain,
+    };
+    let done = run.run(&words).map_err(|e| match e {
+        ChunkError::Body { source } => body_src.error("simulation", &source, true),
         // A macro error here may concern an instruction the body scheduled: no drain line.
-        machine
-            .run(&drain, &mut dest)
-            .map_err(|e| drain_src.error(&what, &e, false))?;
-        machine
-            .check_drained()
-            .map_err(|e| error(format!("{what}: {e}")))?;
-        // Rows that carry input (padding rows are run but not counted).
-        rows_run += chunk.len().div_ceil(LANES) as u64;
-        for i in 0..chunk.len() {
-            let (r, c) = cell_of(i)?;
-            let cell = dest
-                .read(output_side.view(), r, c)
-                .map_err(|e| error(format!("reading output value {}: {e}", start + i)))?;
-            let w = output_side
-                .word_of(cell)
-                .ok_or_else(|| error("internal: output view mismatch".to_string()))?;
-            if !encode_word(&mut out, w, output_side) {
-                noncanonical += 1;
-            }
-        }
-        start = end;
-        if start >= words.len() {
-            break;
-        }
-    }
+        ChunkError::Drain { start, source } => drain_src.error(
+            &format!("drain of the chunk from value {start}"),
+            &source,
+            false,
+        ),
+        e => error(e.to_string()),
+    })?;
+    let (out, rows_run, noncanonical) = (done.bytes, done.rows, done.noncanonical);
     if noncanonical > 0 {
         warnings.push(format!(
             "{noncanonical} outputs were not canonical {} datums (tensix::io); their element bits \
              were written as found",
             match output_side {
-                Side::Elem(e, _) => e.ir_name(),
+                WordSide::Elem(e, _) => e.ir_name(),
                 _ => "",
             }
         ));
@@ -472,11 +383,6 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
     Ok(report)
 }
 
-/// SFPNOPs run after each chunk when the listing has no `; @drain` section: a scheduled
-/// instruction issued in cycle t with delay k ≤ 7 runs by cycle t + 8 (tensix.md §6.2), and NOPs
-/// are harmless for plain programs.
-const DEFAULT_DRAIN: usize = 8;
-
 /// Reads a program file as UTF-8 text (exit 2 when unreadable).
 fn read_text(path: &std::path::Path) -> Result<String, Fail> {
     let shown = path.display();
@@ -493,32 +399,6 @@ fn read_text(path: &std::path::Path) -> Result<String, Fail> {
 fn load_program(path: &std::path::Path, arch: Arch) -> Result<Program, Fail> {
     let text = read_text(path)?;
     asm::assemble(&text, arch).map_err(|e| error(format!("{}:{e}", path.display())))
-}
-
-/// `a` then `b` (source lines kept only when they all come from one program).
-fn concat(a: &Program, b: &Program) -> Program {
-    if b.insns.is_empty() {
-        return a.clone();
-    }
-    if a.insns.is_empty() {
-        return b.clone();
-    }
-    let mut insns = a.insns.clone();
-    insns.extend_from_slice(&b.insns);
-    Program::new(insns)
-}
-
-/// The first instruction of `prog` that writes a macro template through VD ≥ 12: `(pc, VD)`.
-/// SFPLOAD/SFPLOADI/SFPSTORE/SFPLUT are left out (the simulator reports those as unmodelled).
-fn backdoor_write(prog: &Program) -> Option<(usize, u8)> {
-    prog.insns.iter().enumerate().find_map(|(pc, insn)| {
-        let vd = insn.vd_field()?;
-        let excluded = matches!(
-            insn,
-            Insn::Load { .. } | Insn::Store { .. } | Insn::LoadI { .. } | Insn::Lut { .. }
-        );
-        (vd >= 12 && !excluded).then_some((pc, vd))
-    })
 }
 
 /// A program and the file it was read from, to locate simulation errors.
@@ -553,107 +433,6 @@ fn pc_line(prog: &Program, pc: usize) -> String {
     }
 }
 
-/// Runs `rows` SFPU rows of the body; returns the cycles spent. The first run measures how far
-/// the body advances RWC.Dst (2 per row it processes).
-fn run_chunk(
-    machine: &mut Machine,
-    src: Source<'_>,
-    dest: &mut Dest,
-    rows: usize,
-) -> Result<u64, Fail> {
-    let program = src.prog;
-    let sim_err = |e: SimError| src.error("simulation", &e, true);
-    let before = machine.rwc_dst();
-    let first = machine.run_rows(program, dest, 1).map_err(sim_err)?;
-    let advance = usize::from(machine.rwc_dst().wrapping_sub(before) & 0x3FF);
-    if advance == 0 || advance % 2 != 0 || rows % (advance / 2) != 0 {
-        return Err(error(format!(
-            "the program advances RWC.Dst by {advance} per run; expected a positive even amount \
-             (2 per row, via ADDR_MOD_6 on blackhole / ADDR_MOD_2 on wormhole) dividing {rows} rows"
-        )));
-    }
-    let runs = rows / (advance / 2);
-    let rest = machine.run_rows(program, dest, runs - 1).map_err(sim_err)?;
-    Ok(first.cycles + rest.cycles)
-}
-
-/// Dst `(row, column)` of logical value `i` of a chunk: SFPU row `i / 32` at address `2·(i/32)`,
-/// lane `i % 32`.
-fn cell_of(i: usize) -> Result<(usize, usize), Fail> {
-    let addr =
-        u16::try_from(2 * (i / LANES)).map_err(|_| error(format!("value {i} beyond Dst")))?;
-    lane_cell(addr, i % LANES).map_err(|e| error(format!("value {i}: {e}")))
-}
-
-fn decode_words(bytes: &[u8], side: Side) -> Option<Vec<u32>> {
-    let n = side.bytes();
-    if bytes.len() % n != 0 {
-        return None;
-    }
-    Some(
-        bytes
-            .chunks_exact(n)
-            .map(|c| {
-                let raw = match c {
-                    [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
-                    [a, b] => u32::from(u16::from_le_bytes([*a, *b])),
-                    [a] => u32::from(*a),
-                    _ => 0,
-                };
-                match side {
-                    Side::Elem(_, d) => d.word_of_bits(u64::from(raw)),
-                    _ => raw,
-                }
-            })
-            .collect(),
-    )
-}
-
-/// Appends the output word; for element sides, returns false when the datum was not canonical
-/// (its element bits are then written as found).
-fn encode_word(out: &mut Vec<u8>, w: u32, side: Side) -> bool {
-    match side {
-        Side::W32 => out.extend_from_slice(&w.to_le_bytes()),
-        Side::W16(_) => out.extend_from_slice(&(w as u16).to_le_bytes()),
-        Side::Elem(e, d) => {
-            let (bits, ok) = match d.bits_of_word(w) {
-                Some(b) => (b, true),
-                None if d == Datum::HighHalf16 => (u64::from(w >> 16), false),
-                None => (u64::from(w), false),
-            };
-            let n = e.storage_bytes() as usize;
-            out.extend_from_slice(&bits.to_le_bytes()[..n]);
-            return ok;
-        }
-    }
-    true
-}
-
-/// The first 16-bit load/store mode the kernel uses, if any (OPEN Q1 view mixing).
-fn sixteen_bit_access(k: &Kernel) -> Option<&'static str> {
-    use pto_runtime::tensix::formats::Mod0;
-    [&k.init, &k.body, &k.drain]
-        .into_iter()
-        .flat_map(|p| p.insns.iter())
-        .find_map(|i| match *i {
-            Insn::Load { mod0, .. } | Insn::Store { mod0, .. } | Insn::LoadMacro { mod0, .. } => {
-                match mod0 {
-                    Mod0::Fp16
-                    | Mod0::Bf16
-                    | Mod0::Uint16
-                    | Mod0::Hi16
-                    | Mod0::Int16
-                    | Mod0::Lo16
-                    | Mod0::Lo16Only
-                    | Mod0::Hi16Only
-                    | Mod0::Int8 => Some(mod0.isa_name()),
-                    _ => None,
-                }
-            }
-            _ => None,
-        })
-}
-
 /// `cycles / rows` as an integer when exact, else a decimal (3 places).
 fn per_row(cycles: u64, rows: u64) -> String {
     if rows == 0 {
@@ -669,56 +448,6 @@ fn per_row(cycles: u64, rows: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn words_round_trip_through_cells() {
-        let sides = [
-            Side::W32,
-            Side::W16(DstFormatArg::Fp16b),
-            Side::W16(DstFormatArg::Fp16a),
-            Side::W16(DstFormatArg::Uint16),
-        ];
-        for side in sides {
-            let mut rng = fastrand::Rng::with_seed(2);
-            for _ in 0..10_000 {
-                let w = match side {
-                    Side::W32 | Side::Elem(..) => rng.u32(..),
-                    Side::W16(_) => u32::from(rng.u16(..)),
-                };
-                assert_eq!(side.word_of(side.cell_of_word(w)), Some(w));
-            }
-        }
-        // Words are logical values: a 32-bit word is stored shuffled (Sign ManHi Exp ManLo).
-        assert_eq!(Side::W32.cell_of_word(0x3F80_0001), Cell::D32(0x007F_0001));
-        assert_eq!(Side::W32.word_of(Cell::D16(0)), None);
-    }
-
-    #[test]
-    fn word_files() {
-        assert_eq!(
-            decode_words(&[1, 0, 0, 0x80, 2, 0, 0, 0], Side::W32),
-            Some(vec![0x8000_0001, 2])
-        );
-        assert_eq!(
-            decode_words(&[1, 0x80, 2, 0], Side::W16(DstFormatArg::Fp16b)),
-            Some(vec![0x8001, 2])
-        );
-        assert_eq!(decode_words(&[1, 2, 3], Side::W32), None);
-        let mut out = Vec::new();
-        encode_word(&mut out, 0x1234_5678, Side::W32);
-        encode_word(&mut out, 0x1234_5678, Side::W16(DstFormatArg::Uint16));
-        assert_eq!(out, [0x78, 0x56, 0x34, 0x12, 0x78, 0x56]);
-        // Element sides: files hold elements, Dst holds canonical datums.
-        let i8_side = Side::Elem(ElemType::I8, Datum::SignExt8);
-        assert_eq!(
-            decode_words(&[0x80, 1], i8_side),
-            Some(vec![0xFFFF_FF80, 1])
-        );
-        let mut out = Vec::new();
-        assert!(encode_word(&mut out, 0xFFFF_FF80, i8_side));
-        assert!(!encode_word(&mut out, 0x0000_0180, i8_side));
-        assert_eq!(out, [0x80, 0x80]);
-    }
 
     #[test]
     fn cycles_per_row_rendering() {
@@ -779,23 +508,5 @@ mod tests {
             .error("run", &hazard, true)
             .msg
             .starts_with("run: k.s:2: pc 0: "));
-    }
-
-    #[test]
-    fn init_code_is_the_file_then_the_section() {
-        let a = Program::new(vec![Insn::Nop]);
-        let k = Kernel::parse("; @init\nsfpnop\nsfpnop\n; @body\nsfpnop\n", Arch::Bh)
-            .unwrap_or_default();
-        assert_eq!((k.init.insns.len(), k.body.insns.len()), (2, 1));
-        assert_eq!(concat(&a, &k.init).insns.len(), 3);
-        assert_eq!(concat(&Program::default(), &k.init), k.init);
-        assert_eq!(concat(&a, &Program::default()), a);
-    }
-
-    #[test]
-    fn values_map_to_sfpu_rows() {
-        assert_eq!(cell_of(0).ok(), Some((0, 0)));
-        assert_eq!(cell_of(33).ok(), Some((0, 3)));
-        assert_eq!(cell_of(32 * 4).ok(), Some((8, 0)));
     }
 }

@@ -162,6 +162,25 @@ pub(crate) fn blocks<O: Lane>(src: &[u8], dst: &mut [u8], f: impl Fn(u32) -> u32
     }
 }
 
+/// [`blocks`] compiled with AVX2 when the CPU has it (chosen at run time), for kernels whose lane
+/// function is a closure over run-time constants.
+#[inline(always)]
+pub(crate) fn blocks_dispatch<O: Lane, F: Fn(u32) -> u32>(src: &[u8], dst: &mut [u8], f: F) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2 (checked just above).
+        unsafe { blocks_avx2::<O, F>(src, dst, f) };
+        return;
+    }
+    blocks::<O>(src, dst, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn blocks_avx2<O: Lane, F: Fn(u32) -> u32>(src: &[u8], dst: &mut [u8], f: F) {
+    blocks::<O>(src, dst, f)
+}
+
 #[inline(always)]
 fn body<D: Narrow, const MODE: u8, const SAT: bool>(src: &[u8], dst: &mut [u8]) {
     blocks::<D::Out>(src, dst, lane::<D, MODE, SAT>)

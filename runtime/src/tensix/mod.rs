@@ -15,3 +15,4 @@ pub mod formats;
 pub mod io;
 pub mod isa;
 pub mod sim;
+pub mod sim_io;

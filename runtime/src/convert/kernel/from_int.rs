@@ -1,9 +1,10 @@
 //! i32 / u32 → f32, f16, bf16, f8E4M3FN, f8E5M2 kernels (§4.5: one rounding of the exact integer).
 //!
 //! Invariant (tested equal to the generic path in `kernel/tests.rs`): the integer magnitude
-//! (< 2^32, exact in u64) is rounded once at the destination's step for its binade, then the
-//! result is assembled exactly as in the f32 lane (`base << M` + rounded significand, where the
-//! hidden bit carries into the exponent) and the §4.3 overflow rule is applied by select.
+//! (at most 2^32 − 1, exact in u32 after `unsigned_abs`) is rounded once at the destination's step for
+//! its binade, then the result is assembled exactly as in the f32 lane and the §4.3 overflow rule
+//! is applied by select. Only 32-bit integer operations and one exact i32 → f32 conversion (for
+//! the leading bit) are used, all as selects, so the lane auto-vectorises eight wide.
 
 use super::super::{ConvSpec, Rounding};
 use super::{
@@ -11,6 +12,14 @@ use super::{
 };
 use crate::elem::ElemType;
 
+/// One lane, in 32-bit integer arithmetic only (so eight lanes per AVX2 operation). The leading
+/// bit position `l` of the magnitude comes from the exponent of an i32 → f32 conversion that
+/// cannot round into the next binade. The
+/// magnitude is rounded at the destination's step 2^qe for its binade (shift `s ≤ 31 − M`);
+/// magnitudes below 2^M are exact and scaled up to the step instead (`M − l ≤ 23`, no overflow:
+/// integers never reach a destination's subnormal range). The result is assembled as in the
+/// f32 lane (`base << M` plus the rounded significand, whose hidden bit carries into the
+/// exponent) and the §4.3 overflow rule is applied by select.
 #[inline(always)]
 fn lane<D: Narrow, const MODE: u8, const SAT: bool, const SIGNED: bool>(x: u32) -> u32 {
     let (neg, mag) = if SIGNED {
@@ -19,28 +28,40 @@ fn lane<D: Narrow, const MODE: u8, const SAT: bool, const SIGNED: bool>(x: u32) 
         (0, x)
     };
     let neg_b = neg != 0;
-    // Leading exponent from the (exact) f64 conversion, so it vectorises; mag = 0 gives −1023
-    // and is selected away below.
-    let l = ((f64::from(mag).to_bits() >> 52) as i32) - 1023;
-    let mag = i64::from(mag);
+    // Keeping only the leading one of each run of ones leaves the leading bit in place and makes
+    // the i32 → f32 conversion unable to round up into the next binade. A pattern with bit 31
+    // set (a u32 ≥ 2^31, or 2^31 from i32::MIN) is negative as i32: its leading bit is 31.
+    let y = (mag & !(mag >> 1)) as i32;
+    let l = if y < 0 {
+        31
+    } else {
+        ((y as f32).to_bits() >> 23) as i32 - 127
+    };
     let qe = (l - D::M).max(1 - D::BIAS - D::M);
-    let s = qe.clamp(0, 40) as u32;
+    let s = qe.clamp(0, 31) as u32;
     let kept = mag >> s;
-    let rem = mag & ((1i64 << s) - 1);
-    let half = (1i64 << s) >> 1;
+    let rem = mag & ((1u32 << s) - 1);
+    let half = (1u32 << s) >> 1;
     let nz = rem != 0;
     let r = match MODE {
-        RINT => kept + i64::from(nz & ((rem > half) | ((rem == half) & (kept & 1 != 0)))),
-        ROUND => kept + i64::from(nz & (rem >= half)),
-        FLOOR => kept + i64::from(nz & neg_b),
-        CEIL => kept + i64::from(nz & !neg_b),
-        ODD => kept | i64::from(nz),
+        RINT => kept + u32::from(nz & (rem + (kept & 1) > half)),
+        ROUND => kept + u32::from(nz & (rem >= half)),
+        FLOOR => kept + u32::from(nz & neg_b),
+        CEIL => kept + u32::from(nz & !neg_b),
+        ODD => kept | u32::from(nz),
         _ => kept,
     };
-    // Small magnitudes are exact: scale up to the step 2^qe (qe < 0).
-    let r = if qe < 0 { mag << (-qe).clamp(0, 63) } else { r };
-    let base = i64::from(qe + D::M + D::BIAS - 1);
-    let bits = if mag == 0 { 0 } else { (base << D::M) + r };
+    let r = if qe < 0 {
+        mag << (-qe).clamp(0, 31) as u32
+    } else {
+        r
+    };
+    let base = qe + D::M + D::BIAS - 1;
+    let bits = if mag == 0 {
+        0
+    } else {
+        ((base << D::M) as u32).wrapping_add(r)
+    };
     let over = if SAT {
         D::MAX
     } else {
@@ -51,10 +72,10 @@ fn lane<D: Narrow, const MODE: u8, const SAT: bool, const SIGNED: bool>(x: u32) 
             _ => D::MAX,
         }
     };
-    let m = if bits > i64::from(D::MAX) {
+    let m = if bits > D::MAX as u32 {
         over as u32
     } else {
-        bits as u32
+        bits
     };
     m | (neg << D::SIGN)
 }

@@ -1,7 +1,10 @@
 //! f32 → integer (§4.2), f32 → hif8 (§2.4) and f32 → f32 round-to-integral (FR, §4.3) kernels.
 //!
 //! Invariants (tested equal to the generic path in `kernel/tests.rs`):
-//! - f32 → f64 is exact and every f32 non-integer is below 2^23, so rounding to an integer in
+//! - ≤ 32-bit destinations under sat ON or the X86 path (what the prover uses) take the
+//!   branch-free `fast_lane`: rounding to an integer in f32 (`round32`, exact), the range rule in
+//!   f64 with selects, and the low bits read from `r + 1.5·2^52` (exact for |r| < 2^51);
+//! - otherwise f32 → f64 is exact and every f32 non-integer is below 2^23, so rounding to an integer in
 //!   f64 (`round_ties_even`, `round`, `floor`, `ceil`, `trunc`, trunc-then-odd) is exact; the
 //!   range rules then use Rust's saturating float→int casts (NaN → 0), which are exactly the
 //!   clamp of NATIVE (i64) and TORCH (i32) and, after clamping to the destination, of sat ON;
@@ -53,13 +56,10 @@ fn round<const MODE: u8>(v: f64) -> f64 {
         _ => {
             let t = v.trunc();
             let m = t.abs();
-            // Von Neumann: an inexact result gets its last bit set (|t| < 2^23 here).
-            // Integer parity instead of `%` (a libm call); the cast is exact when t != v.
-            let odd = if t != v && (m as i64) & 1 == 0 {
-                m + 1.0
-            } else {
-                m
-            };
+            // Von Neumann: an inexact result gets its last bit set (|t| < 2^23 here). Parity
+            // by halving (exact) instead of `%` (a libm call) or a cast (not vectorisable).
+            let h = m * 0.5;
+            let odd = if t != v && h == h.trunc() { m + 1.0 } else { m };
             odd.copysign(v)
         }
     }
@@ -124,6 +124,80 @@ fn int_mode<O: Lane + 'static>(mode: Rounding, rule: Rule) -> Option<Body> {
     })
 }
 
+/// 1.5 · 2^52: adding it to an integral f64 below 2^51 in magnitude leaves the integer, in two's
+/// complement, in the low bits of the sum's pattern.
+const MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// The low 32 bits of the integral `c` (|c| < 2^51), without a (non-vectorisable) cast.
+#[inline(always)]
+fn low32(c: f64) -> u32 {
+    (c + MAGIC).to_bits() as u32
+}
+
+/// How the fast lane maps the rounded value onto ≤ 32-bit destinations.
+/// sat ON: clamp to `[lo, hi]`, NaN → 0.
+const SAT: u8 = 0;
+/// X86 through i32: `r` if in `[-2^31, 2^31)`, else i32::MIN (then the low bits).
+const X86_32: u8 = 1;
+/// X86 through i64 (ui32 destination): the low 32 bits of `r` if in `[-2^63, 2^63)`, else 0.
+const X86_64: u8 = 2;
+
+/// The branch-free lane for ≤ 32-bit destinations under sat ON or the X86 path: the same
+/// values as [`int_lane`] (truncated to 32 bits). Rounding to an integer happens in f32
+/// ([`round32`]: exact, eight lanes), the range rules in f64 (exact for every f32) with min/max/
+/// compare selects, and [`low32`] instead of a saturating cast. For X86_64,
+/// `r − ⌊r / 2^32⌋ · 2^32` is exact (the product is a multiple of 2^32 not above `r`, and the
+/// difference is below 2^32 on `r`'s own grid).
+#[inline(always)]
+fn fast_lane<const MODE: u8, const KIND: u8>(x: u32, lo: f64, hi: f64) -> u32 {
+    let r = f64::from(round32::<MODE>(f32::from_bits(x)));
+    match KIND {
+        SAT => {
+            let c = r.max(lo).min(hi);
+            low32(if r.is_nan() { 0.0 } else { c })
+        }
+        X86_32 => low32(if r >= lo && r < hi { r } else { lo }),
+        _ => {
+            let ok = r >= -(2f64.powi(63)) && r < 2f64.powi(63);
+            let q = (r * 2f64.powi(-32)).floor();
+            let d = r - q * 2f64.powi(32);
+            low32(if ok { d } else { 0.0 })
+        }
+    }
+}
+
+fn fast_mode<O: Lane + 'static, const KIND: u8>(mode: Rounding, lo: f64, hi: f64) -> Option<Body> {
+    macro_rules! k {
+        ($m:expr) => {
+            Box::new(move |s: &[u8], d: &mut [u8]| {
+                super::blocks_dispatch::<O, _>(s, d, |x| fast_lane::<$m, KIND>(x, lo, hi))
+            })
+        };
+    }
+    Some(match mode {
+        Rounding::Rint => k!(RINT),
+        Rounding::Round => k!(ROUND),
+        Rounding::Floor => k!(FLOOR),
+        Rounding::Ceil => k!(CEIL),
+        Rounding::Trunc => k!(TRUNC),
+        Rounding::Odd => k!(ODD),
+        Rounding::Hybrid => return None,
+    })
+}
+
+/// The fast kernel for ≤ 32-bit destinations with sat ON or the X86 path; NATIVE / TORCH keep
+/// the f64 lane.
+fn fast_kernel<O: Lane + 'static>(rule: Rule, mode: Rounding) -> Option<Body> {
+    match rule {
+        Rule::Sat { lo, hi } => fast_mode::<O, SAT>(mode, lo, hi),
+        Rule::X86 { lo, hi_excl, min } if min == i64::from(i32::MIN) => {
+            fast_mode::<O, X86_32>(mode, lo, hi_excl)
+        }
+        Rule::X86 { .. } => fast_mode::<O, X86_64>(mode, 0.0, 0.0),
+        Rule::Native | Rule::Torch => int_mode::<O>(mode, rule),
+    }
+}
+
 /// The f32 → integer kernel for `spec` (whole-byte destinations only).
 pub(super) fn int_kernel(spec: ConvSpec) -> Option<Body> {
     let (bits, signed) = match spec.dst {
@@ -161,9 +235,9 @@ pub(super) fn int_kernel(spec: ConvSpec) -> Option<Body> {
         }
     };
     match bits {
-        8 => int_mode::<u8>(spec.rounding, rule),
-        16 => int_mode::<u16>(spec.rounding, rule),
-        32 => int_mode::<u32>(spec.rounding, rule),
+        8 => fast_kernel::<u8>(rule, spec.rounding),
+        16 => fast_kernel::<u16>(rule, spec.rounding),
+        32 => fast_kernel::<u32>(rule, spec.rounding),
         _ => int_mode::<u64>(spec.rounding, rule),
     }
 }
@@ -211,10 +285,12 @@ pub(super) fn hif8_kernel(spec: ConvSpec) -> Option<Body> {
     Some(Box::new(move |s: &[u8], d: &mut [u8]| hif8_body(s, d, t)))
 }
 
+/// Rounds an f32 to an integral f32 in `MODE` (exact: every f32 of magnitude ≥ 2^23 is already
+/// integral and below it the fraction `v − trunc(v)` and `trunc(v) ± 1` are exact); ±0 and ±Inf
+/// keep their sign, NaN stays NaN.
 #[inline(always)]
-fn fr_lane<const MODE: u8>(x: u32) -> u32 {
-    let v = f32::from_bits(x);
-    let r = match MODE {
+fn round32<const MODE: u8>(v: f32) -> f32 {
+    match MODE {
         RINT => v.round_ties_even(),
         ROUND => {
             let t = v.trunc();
@@ -230,18 +306,21 @@ fn fr_lane<const MODE: u8>(x: u32) -> u32 {
         _ => {
             let t = v.trunc();
             let m = t.abs();
-            let odd = if t != v && (m as i32) & 1 == 0 {
-                m + 1.0
-            } else {
-                m
-            };
+            // Parity by halving: exact, and vectorises (a cast to i32 does not).
+            let h = m * 0.5;
+            let odd = if t != v && h == h.trunc() { m + 1.0 } else { m };
             odd.copysign(v)
         }
-    };
+    }
+}
+
+#[inline(always)]
+fn fr_lane<const MODE: u8>(x: u32) -> u32 {
+    let v = f32::from_bits(x);
     if v.is_nan() {
         (x & 0x8000_0000) | 0x7FC0_0000
     } else {
-        r.to_bits()
+        round32::<MODE>(v).to_bits()
     }
 }
 

@@ -367,3 +367,48 @@ fn int_int_kernels_equal_generic() {
         }
     }
 }
+
+/// Corner cases of the 32-bit integer-domain int → float lane: u32 values ≥ 2^31 whose dropped
+/// bits tie exactly (and one above / below), i32::MIN and its neighbours, runs of ones that
+/// round up into the next binade, for every mode and sat, against the generic path.
+#[test]
+fn int_to_float_corner_cases() {
+    use ElemType::*;
+    let mut xs: Vec<u32> = vec![
+        0x8000_0000,
+        0x8000_0001,
+        0x7FFF_FFFF,
+        0xFFFF_FFFF,
+        0xFFFF_FF80,
+    ];
+    for s in 1..=31u32 {
+        // Leading bit 31, and a tie at every dropped width (the kept part odd and even).
+        for top in [0x8000_0000u32, 0xC000_0000, 0xFFFF_FFFF] {
+            let base = top & !((1u32 << s) - 1);
+            let half = 1u32 << (s - 1);
+            for d in [0u32, 1] {
+                let t = (base | half).wrapping_add(d);
+                xs.extend([t, t.wrapping_sub(2), t ^ (1 << s)]);
+            }
+        }
+        xs.push((1u32 << s) - 1);
+    }
+    for src in [I32, U32] {
+        for dst in [F32, F16, BF16, F8E4M3FN, F8E5M2] {
+            for rounding in Rounding::EXECUTABLE {
+                for sat in [false, true] {
+                    let spec = ConvSpec {
+                        src,
+                        dst,
+                        rounding,
+                        sat,
+                        path: NonSatPath::X86,
+                    };
+                    if let (Ok(c), Some(k)) = (Converter::new(spec), kernel_for(spec)) {
+                        check(&c, &k, &xs);
+                    }
+                }
+            }
+        }
+    }
+}

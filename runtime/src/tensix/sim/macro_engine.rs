@@ -184,6 +184,10 @@ pub(super) struct MacroState {
     mad_last: u32,
     /// A scheduled SWAP executed in the previous cycle.
     swap_last: bool,
+    /// Scratch buffers of `macro_tick` (kept to avoid allocating every cycle; empty between
+    /// cycles).
+    due_buf: Vec<Pending>,
+    writes_buf: Vec<(usize, [u32; LANES], u32)>,
 }
 
 impl MacroState {
@@ -256,20 +260,33 @@ impl Machine {
         pc: usize,
         dst: &mut Dest,
     ) -> Result<(), SimError> {
-        let mut due: Vec<Pending> = Vec::new();
-        let mut keep = Vec::with_capacity(self.macro_state.pending.len());
-        for p in self.macro_state.pending.drain(..) {
+        let mut due = std::mem::take(&mut self.macro_state.due_buf);
+        due.clear();
+        // Due entries leave the queue (in queue order), the others count down, order kept.
+        self.macro_state.pending.retain_mut(|p| {
             if p.remaining == 0 {
-                due.push(p);
+                due.push(*p);
+                false
             } else {
-                keep.push(Pending {
-                    remaining: p.remaining - 1,
-                    ..p
-                });
+                p.remaining -= 1;
+                true
             }
-        }
-        self.macro_state.pending = keep;
+        });
         due.sort_by_key(|p| p.unit.index());
+        let res = self.macro_tick_due(regular, pc, &due, dst);
+        due.clear();
+        self.macro_state.due_buf = due;
+        res
+    }
+
+    /// The rest of [`Machine::macro_tick`] once the due instructions are known.
+    fn macro_tick_due(
+        &mut self,
+        regular: Option<&Insn>,
+        pc: usize,
+        due: &[Pending],
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
         let reg_unit = regular.and_then(unit_of);
         let reg_mn = regular.map_or("cycle", |i| i.info().mnemonic);
 
@@ -355,7 +372,7 @@ impl Machine {
         let mad_last = self.macro_state.mad_last;
         if mad_last != 0 {
             let mut reads = regular.map_or(0, |i| super::exec::insn_reads(i).0 & 0xFFFF);
-            for p in &due {
+            for p in due {
                 reads |= match p.what {
                     Sched::Op { insn, din, .. } => sched_reads(&insn, din),
                     Sched::Store { vd, .. } => 1 << vd,
@@ -372,7 +389,7 @@ impl Machine {
             }
         }
         let mut mad_now = 0u32;
-        for p in &due {
+        for p in due {
             if let Sched::Op { dest, .. } = p.what {
                 if p.unit == Unit::Mad {
                     mad_now |= 1 << dest;
@@ -380,22 +397,30 @@ impl Machine {
             }
         }
         // Execute: all due instructions read the state before any of them writes (they run in
-        // parallel sub-units), so snapshot first.
-        let snapshot = (self.lreg, self.init, self.macro_state.l16_init);
-        let mut writes: Vec<(usize, [u32; LANES], u32)> = Vec::new();
-        for p in &due {
-            match p.what {
-                Sched::Nop => {}
-                Sched::Store { vd, mod0, imm10 } => {
-                    self.sched_store(p.pc, vd, mod0, imm10, &snapshot, dst)?
-                }
-                Sched::Op { insn, din, dest } => {
-                    let w = self.sched_op(p.pc, &insn, din, dest, &snapshot, dst)?;
-                    writes.push(w);
-                }
+        // parallel sub-units). No snapshot is needed: register writes are collected and applied
+        // after the loop, `sched_store` changes no register, and `sched_op` restores LRegs and
+        // their defined lanes before returning, so the LRegs read here are the cycle-start ones.
+        let mut writes = std::mem::take(&mut self.macro_state.writes_buf);
+        writes.clear();
+        let mut res = Ok(());
+        for p in due {
+            res = match p.what {
+                Sched::Nop => Ok(()),
+                Sched::Store { vd, mod0, imm10 } => self.sched_store(p.pc, vd, mod0, imm10, dst),
+                Sched::Op { insn, din, dest } => self
+                    .sched_op(p.pc, &insn, din, dest, dst)
+                    .map(|w| writes.push(w)),
+            };
+            if res.is_err() {
+                break;
             }
         }
-        for (r, vals, en) in writes {
+        if let Err(e) = res {
+            writes.clear();
+            self.macro_state.writes_buf = writes;
+            return Err(e);
+        }
+        for &(r, ref vals, en) in &writes {
             for (l, v) in vals.iter().enumerate() {
                 if en >> l & 1 != 0 {
                     self.lreg[r][l] = *v;
@@ -406,24 +431,29 @@ impl Machine {
                 self.macro_state.l16_init |= en;
             }
         }
+        writes.clear();
+        self.macro_state.writes_buf = writes;
         self.macro_state.mad_last = mad_now;
         self.macro_state.swap_last = swap_now;
         Ok(())
     }
 
-    #[allow(clippy::type_complexity)]
+    /// A scheduled SFPSTORE of `vd` (the cycle-start value: see `macro_tick_due`).
     fn sched_store(
         &mut self,
         pc: usize,
         vd: u8,
         mod0: Mod0,
         imm10: u16,
-        snap: &([[u32; LANES]; 17], [u32; 17], u32),
         dst: &mut Dest,
     ) -> Result<(), SimError> {
         let en = self.lane_enabled();
         let r = usize::from(vd).min(16);
-        let defined = if r == 16 { snap.2 } else { snap.1[r] };
+        let defined = if r == 16 {
+            self.macro_state.l16_init
+        } else {
+            self.init[r]
+        };
         if en & !defined != 0 {
             return Err(if r == 16 {
                 hz(
@@ -442,24 +472,31 @@ impl Machine {
         }
         let m = mod0.resolve(&self.cfg.dst);
         let addr = imm10;
+        if m != Mod0::Int32All {
+            // The whole row at once: the same cells as the per-lane loop below (errors — odd
+            // address, unresolved mode — arise before any write; a failed kernel's Dst is
+            // never read).
+            return dst
+                .sfpu_store_row(addr, en, m, self.arch, &self.lreg[r])
+                .map_err(|source| SimError::Dest { pc, source });
+        }
         for l in 0..LANES {
             if en >> l & 1 != 0 {
-                dst.sfpu_store(addr, l, m, snap.0[r][l], self.arch)
+                dst.sfpu_store(addr, l, m, self.lreg[r][l], self.arch)
                     .map_err(|source| SimError::Dest { pc, source })?;
             }
         }
         Ok(())
     }
 
-    /// Runs a scheduled op on the snapshot state; returns `(dest register, values, lanes)`.
-    #[allow(clippy::type_complexity)]
+    /// Runs a scheduled op on the cycle-start state (see `macro_tick_due`) and restores the
+    /// LRegs; returns `(dest register, values, lanes)`.
     fn sched_op(
         &mut self,
         pc: usize,
         insn: &Insn,
         din: u8,
         dest: u8,
-        snap: &([[u32; LANES]; 17], [u32; 17], u32),
         dst: &mut Dest,
     ) -> Result<(usize, [u32; LANES], u32), SimError> {
         // Scratch register: one the renamed instruction does not otherwise read.
@@ -471,7 +508,7 @@ impl Machine {
             if mod1.contains(isa::MadMod::INDIRECT_VA) {
                 // Only the registers L7 selects in this cycle are read as VA.
                 reads = 1 << (vb.0 & 15) | 1 << (vc.0 & 15) | 1 << 7 | 1 << din;
-                for &sel in snap.0[7].iter() {
+                for &sel in self.lreg[7].iter() {
                     reads |= 1 << (sel & 15);
                 }
             }
@@ -485,16 +522,13 @@ impl Machine {
             ));
         };
         let (cur_l, cur_i) = (self.lreg, self.init);
-        // Execute on the snapshot (parallel sub-units read the same cycle-start state).
-        self.lreg = snap.0;
-        self.init = snap.1;
         let d = usize::from(din & 15);
-        self.lreg[usize::from(s)] = snap.0[d];
-        self.init[usize::from(s)] = snap.1[d];
+        self.lreg[usize::from(s)] = cur_l[d];
+        self.init[usize::from(s)] = cur_i[d];
         let (cc, mad, busy, sh) = (self.cc, self.mad_pending, self.busy_next, self.wh_shuffle);
         let en = self.lane_enabled();
         let run = with_vd(insn, Reg(s));
-        let res = self.execute(&run, pc, dst);
+        let res = self.execute_lowered(&run, pc, dst);
         let out = self.lreg[usize::from(s)];
         let new_cc = self.cc;
         self.lreg = cur_l;

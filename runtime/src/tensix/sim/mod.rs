@@ -234,7 +234,7 @@ pub struct Machine {
     recording: Option<(usize, usize, bool)>,
     /// SFPLOADMACRO pending queues and hazard tracking.
     macro_state: macro_engine::MacroState,
-    /// An SFPLOADMACRO was executed (the pre-decoded issue path is then never used).
+    /// An SFPLOADMACRO was executed (pre-decoded issue then also runs the engine cycle hook).
     macro_seen: bool,
     /// The last program lowered into pre-decoded ops (cache of `run_body`).
     lowered: exec::Lowered,

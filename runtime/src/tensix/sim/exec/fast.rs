@@ -4,9 +4,11 @@
 //!
 //! Invariants (what makes the fast path semantically identical to [`Machine::step`]):
 //! * An op other than [`Op::Slow`] is only issued while the issue state is idle — no MAD result
-//!   pending, no auto-stall owed, no Wormhole shuffle hazard, no REPLAY recording, and the
-//!   SFPLOADMACRO engine never used — in which state `step` does nothing but count one
-//!   instruction and one cycle before `execute`; otherwise the op goes through the full path.
+//!   pending, no auto-stall owed, no Wormhole shuffle hazard, no REPLAY recording — in which
+//!   state `step` does nothing but count one instruction and one cycle, run the SFPLOADMACRO
+//!   engine's cycle hook (`macro_cycle` with no stall; only once the engine has been used) and
+//!   then `execute`; otherwise the op goes through the full path. Scheduled macro instructions
+//!   use the specialised handlers too (`execute_lowered`).
 //! * Only instructions that exist on the arch and have no VD ≥ 12 (backdoor writes) are lowered;
 //!   REPLAY and SFPLOADMACRO always take the full path.
 //! * A specialised op is lowered only when every static check of its handler passes; a runtime
@@ -281,7 +283,6 @@ impl Machine {
             && !self.busy_next
             && self.wh_shuffle.is_none()
             && self.recording.is_none()
-            && !self.macro_seen
     }
 
     /// `Some` when the lanes in `need` of LReg `r` are defined.
@@ -323,6 +324,10 @@ impl Machine {
             }
             self.stats.instructions += 1;
             self.stats.cycles += 1;
+            if self.macro_seen {
+                // `step`'s macro hook (no stall owed in the idle state).
+                self.macro_cycle(insn, pc, 0, dst)?;
+            }
             match *op {
                 Op::Load {
                     d,
@@ -355,6 +360,23 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// `execute` through the specialised handler of the instruction's lowered form when it has
+    /// one (same semantics, see the module invariants; used for scheduled macro instructions,
+    /// which `execute` runs without issue-level work).
+    pub(in crate::tensix::sim) fn execute_lowered(
+        &mut self,
+        insn: &Insn,
+        pc: usize,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
+        let op = lower(insn, self.arch, self.cfg.strict, &self.cfg.dst);
+        if self.fast(&op) {
+            Ok(())
+        } else {
+            self.execute(insn, pc, dst)
+        }
     }
 
     /// SFPLOAD as its generic handler does it, with the mode checks done at lowering.
