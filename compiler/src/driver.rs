@@ -121,6 +121,33 @@ pub fn auto_profile(module: &Module) -> Profile {
         .unwrap_or(Profile::Cpu)
 }
 
+/// D-6 (revised): an unknown `pto.target_arch` string is a warning naming the profile used
+/// instead: the CLI target, else cpu (`--target all` verifies every profile; its primary one is
+/// cpu). Non-string values are a parse error (E0201).
+pub fn target_arch_warning(module: &Module, choice: TargetChoice) -> Option<Diagnostic> {
+    let arch = module.target_arch()?;
+    if Profile::from_target_arch(arch).is_some() {
+        return None;
+    }
+    let using = match choice {
+        TargetChoice::Profile(p) => p,
+        TargetChoice::Auto | TargetChoice::All => Profile::Cpu,
+    };
+    let span = module
+        .attrs_span
+        .get("pto.target_arch")
+        .copied()
+        .unwrap_or_default();
+    Some(Diagnostic::new(
+        Code::UnknownTargetArch,
+        crate::front::error::ParseError::UnknownTargetArch {
+            value: arch.to_string(),
+            using: using.as_str().to_string(),
+        },
+        span,
+    ))
+}
+
 /// The profiles `choice` selects for `module`.
 pub fn profiles_for(choice: TargetChoice, module: &Module) -> Vec<Profile> {
     match choice {
@@ -186,6 +213,14 @@ fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
         parse_diagnostics: parsed.diagnostics,
         verified: Vec::new(),
     };
+    if let Some(d) = result
+        .module
+        .as_ref()
+        .and_then(|m| target_arch_warning(m, opts.target))
+    {
+        result.parse_diagnostics.push(d);
+        crate::diag::sort_by_position(&mut result.parse_diagnostics);
+    }
     // spec: D-27 (no verification after parse errors)
     if opts.parse_only || result.parse_failed() {
         return result;

@@ -47,7 +47,8 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Profile to verify against; default: the module's pto.target_arch, else cpu.
-    #[arg(long, value_enum)]
+    /// `--pto-arch` is PTOAS's spelling of the same flag.
+    #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
     /// How diagnostics are written.
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]

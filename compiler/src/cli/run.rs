@@ -59,8 +59,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub output_dir: Option<PathBuf>,
     /// Profile to run on; default: the module's pto.target_arch, else cpu. `all`: every
-    /// profile that accepts the file, with a report of the differences.
-    #[arg(long, value_enum)]
+    /// profile that accepts the file, with a report of the differences. `--pto-arch` is
+    /// PTOAS's spelling of the same flag.
+    #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
     /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
     #[arg(long, value_enum)]
