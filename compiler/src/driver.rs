@@ -39,6 +39,9 @@ pub struct Options {
     pub format: InputFormat,
     /// Skip the verifier (fmt without checks).
     pub parse_only: bool,
+    /// `--strict-ops`: a custom form of an unknown op is an error (E0008), not an opaque
+    /// statement.
+    pub strict_ops: bool,
 }
 
 /// Verification of one chunk against one profile.
@@ -206,7 +209,7 @@ pub fn split_chunks(text: &str, split: bool) -> Vec<Range<usize>> {
 /// Parses and verifies one chunk of `text`.
 fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
     let chunk = text.get(range.clone()).unwrap_or("");
-    let parsed = crate::front::parse_module(chunk, range.start, opts.format);
+    let parsed = crate::front::parse_module_with(chunk, range.start, opts.format, opts.strict_ops);
     let mut result = ChunkResult {
         range,
         module: parsed.module,
@@ -334,6 +337,7 @@ mod tests {
                 split_input: false,
                 format: InputFormat::Pto,
                 parse_only: false,
+                strict_ops: false,
             },
         );
         assert!(r.chunks.is_empty());

@@ -88,6 +88,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         split_input: false,
         format,
         parse_only: false,
+        strict_ops: false,
     };
     let file = driver::check_file(&bytes, &opts);
     let shown = display_text(&file, &bytes);

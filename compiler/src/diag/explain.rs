@@ -65,7 +65,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Write `%p#1` without a space.",
         ),
         UnknownOperation => E(
-            "ptoc keeps unknown operations only in MLIR generic form (D-5): `\"dialect.op\"(operands) : (types) -> types`. A custom (pretty) form of an op ptoc does not know cannot be parsed, because its syntax is unknown. The message shows the generic rewrite.",
+            "Only under `--strict-ops`: a custom (pretty) form of an op ptoc does not know is an error. By default such an op is read as an opaque statement (syntax.md §2.1): its tokens are kept and printed back, its value uses are checked, its regions are parsed, and `ptoc run` refuses to execute it (E0403). In generic form, `\"dialect.op\"(operands) : (types) -> types`, an unknown op is always accepted. The message shows the generic rewrite.",
             "%r = pto.tadd %a, %b : !pto.tile<16x16xf32>",
             "Write the op in generic form: `%r = \"pto.tadd\"(%a, %b) : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`.",
         ),
