@@ -386,7 +386,14 @@ impl Printer<'_> {
         for item in &o.items {
             match item {
                 OpaqueItem::Tok(t) => {
-                    let glued = matches!(prev, TokClass::Open | TokClass::DimPrefix)
+                    // After `16x` only what cannot merge with it into another token: an
+                    // element type, `?` or a decimal extent (not `16x` or `0x1F`).
+                    let after_dims = prev == TokClass::DimPrefix
+                        && (t.class == TokClass::Word
+                            || t.text == "?"
+                            || (!t.text.is_empty() && t.text.bytes().all(|b| b.is_ascii_digit())));
+                    let glued = prev == TokClass::Open
+                        || after_dims
                         || matches!(t.class, TokClass::Close | TokClass::Comma)
                         || (prev == TokClass::Word && matches!(t.text.as_str(), "(" | "<"))
                         || (prev == TokClass::Value && t.text == "[");
