@@ -119,6 +119,7 @@ fn main() -> ExitCode {
         split_input: false,
         format: InputFormat::Pto,
         parse_only: false,
+        strict_ops: false,
     };
     let mut rows = Vec::new();
     for &n in sizes {

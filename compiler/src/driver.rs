@@ -39,6 +39,9 @@ pub struct Options {
     pub format: InputFormat,
     /// Skip the verifier (fmt without checks).
     pub parse_only: bool,
+    /// `--strict-ops`: a custom form of an unknown op is an error (E0008), not an opaque
+    /// statement.
+    pub strict_ops: bool,
 }
 
 /// Verification of one chunk against one profile.
@@ -121,6 +124,33 @@ pub fn auto_profile(module: &Module) -> Profile {
         .unwrap_or(Profile::Cpu)
 }
 
+/// D-6 (revised): an unknown `pto.target_arch` string is a warning naming the profile used
+/// instead: the CLI target, else cpu (`--target all` verifies every profile; its primary one is
+/// cpu). Non-string values are a parse error (E0201).
+pub fn target_arch_warning(module: &Module, choice: TargetChoice) -> Option<Diagnostic> {
+    let arch = module.target_arch()?;
+    if Profile::from_target_arch(arch).is_some() {
+        return None;
+    }
+    let using = match choice {
+        TargetChoice::Profile(p) => p,
+        TargetChoice::Auto | TargetChoice::All => Profile::Cpu,
+    };
+    let span = module
+        .attrs_span
+        .get("pto.target_arch")
+        .copied()
+        .unwrap_or_default();
+    Some(Diagnostic::new(
+        Code::UnknownTargetArch,
+        crate::front::error::ParseError::UnknownTargetArch {
+            value: arch.to_string(),
+            using: using.as_str().to_string(),
+        },
+        span,
+    ))
+}
+
 /// The profiles `choice` selects for `module`.
 pub fn profiles_for(choice: TargetChoice, module: &Module) -> Vec<Profile> {
     match choice {
@@ -179,13 +209,21 @@ pub fn split_chunks(text: &str, split: bool) -> Vec<Range<usize>> {
 /// Parses and verifies one chunk of `text`.
 fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
     let chunk = text.get(range.clone()).unwrap_or("");
-    let parsed = crate::front::parse_module(chunk, range.start, opts.format);
+    let parsed = crate::front::parse_module_with(chunk, range.start, opts.format, opts.strict_ops);
     let mut result = ChunkResult {
         range,
         module: parsed.module,
         parse_diagnostics: parsed.diagnostics,
         verified: Vec::new(),
     };
+    if let Some(d) = result
+        .module
+        .as_ref()
+        .and_then(|m| target_arch_warning(m, opts.target))
+    {
+        result.parse_diagnostics.push(d);
+        crate::diag::sort_by_position(&mut result.parse_diagnostics);
+    }
     // spec: D-27 (no verification after parse errors)
     if opts.parse_only || result.parse_failed() {
         return result;
@@ -299,6 +337,7 @@ mod tests {
                 split_input: false,
                 format: InputFormat::Pto,
                 parse_only: false,
+                strict_ops: false,
             },
         );
         assert!(r.chunks.is_empty());

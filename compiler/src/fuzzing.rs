@@ -40,6 +40,12 @@ pub const TOKENS: &[&str] = &[
     "^bb0",
     "return",
     "pto.tcvt",
+    "scf.for",
+    "scf.if",
+    "else",
+    "iter_args",
+    "pto.tadd",
+    "\n  pto.barrier",
     "tcvt",
     "pto.vcvt",
     "ins",
@@ -238,6 +244,7 @@ pub fn exercise(input: &[u8]) -> Outcome {
                 split_input: split,
                 format,
                 parse_only: false,
+                strict_ops: false,
             };
             let file = check_file(input, &opts);
             let _ = match_directives(&file);

@@ -53,6 +53,8 @@ fn produced(code: Code, example: &str) -> Vec<(Code, String)> {
         split_input: example.lines().any(|l| l.trim_end() == "// -----"),
         format,
         parse_only: false,
+        // E0008 exists only under --strict-ops (syntax.md §2.1).
+        strict_ops: code == Code::UnknownOperation,
     };
     if code.as_str().starts_with("E07") {
         let lowered = ptoc::lower::tensix::lower_file(

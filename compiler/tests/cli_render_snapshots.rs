@@ -16,6 +16,7 @@ fn render(text: &str, target: TargetChoice, expect: Code) -> String {
         split_input: false,
         format: InputFormat::Pto,
         parse_only: false,
+        strict_ops: false,
     };
     let file = check_file(text.as_bytes(), &opts);
     let diags: Vec<Diagnostic> = file

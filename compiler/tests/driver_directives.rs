@@ -225,6 +225,7 @@ fn file_level_diagnostics_are_unexpected() {
             split_input: false,
             format: ptoc::front::InputFormat::Pto,
             parse_only: false,
+            strict_ops: false,
         },
     );
     assert_eq!(

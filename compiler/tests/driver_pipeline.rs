@@ -12,6 +12,7 @@ fn opts(target: TargetChoice, split: bool) -> Options {
         split_input: split,
         format: InputFormat::Pto,
         parse_only: false,
+        strict_ops: false,
     }
 }
 
@@ -27,9 +28,17 @@ func.func @bad() {
 }
 ";
 
+/// `--strict-ops`: the custom form of an unknown op (`pto.tadd`) is a parse error (E0008).
+fn strict(target: TargetChoice, split: bool) -> Options {
+    Options {
+        strict_ops: true,
+        ..opts(target, split)
+    }
+}
+
 #[test]
 fn chunks_keep_original_spans_and_skip_verification_after_parse_errors() {
-    let r = check_file(TWO_CHUNKS.as_bytes(), &opts(TargetChoice::Auto, true));
+    let r = check_file(TWO_CHUNKS.as_bytes(), &strict(TargetChoice::Auto, true));
     assert_eq!(r.chunks.len(), 2);
     let second = TWO_CHUNKS.find("func.func @bad").expect("fixture");
     assert_eq!(r.chunks[1].range.start, second);
@@ -139,12 +148,12 @@ func.func @g() {
   return
 }
 ";
-    let r = check_file(src.as_bytes(), &opts(TargetChoice::Auto, true));
+    let r = check_file(src.as_bytes(), &strict(TargetChoice::Auto, true));
     let failures: Vec<String> = match_directives(&r).iter().map(|d| d.message()).collect();
     assert!(failures.is_empty(), "{failures:?}");
     // A directive whose text is not in the message: a miss plus an unexpected error.
     let wrong = src.replace("'%ghost'", "'%spook'");
-    let r = check_file(wrong.as_bytes(), &opts(TargetChoice::Auto, true));
+    let r = check_file(wrong.as_bytes(), &strict(TargetChoice::Auto, true));
     let codes: Vec<Code> = match_directives(&r).iter().map(|d| d.code).collect();
     assert_eq!(
         codes,

@@ -247,6 +247,7 @@ fn print_parse_is_a_fixed_point_on_every_positive_input() {
             split_input: split,
             format,
             parse_only: true,
+            strict_ops: false,
         };
         let file = check_file(&bytes, &opts);
         let lines = LineIndex::new(&file.text);

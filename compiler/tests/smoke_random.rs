@@ -81,6 +81,7 @@ fn time(input: &[u8]) -> Duration {
         split_input: false,
         format: InputFormat::Pto,
         parse_only: false,
+        strict_ops: false,
     };
     (0..5)
         .map(|_| {
@@ -150,6 +151,7 @@ fn render_time(input: &[u8], n: usize) -> (Duration, Duration) {
         split_input: false,
         format: InputFormat::Pto,
         parse_only: false,
+        strict_ops: false,
     };
     let file = check_file(input, &opts);
     let diags: Vec<_> = file

@@ -47,11 +47,16 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Profile to verify against; default: the module's pto.target_arch, else cpu.
-    #[arg(long, value_enum)]
+    /// `--pto-arch` is PTOAS's spelling of the same flag.
+    #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
     /// How diagnostics are written.
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,
+    /// A custom form of an op ptoc does not know is an error (E0008) instead of an opaque
+    /// statement kept as written.
+    #[arg(long)]
+    pub strict_ops: bool,
     /// Check MLIR-style expected-* directives instead of reporting diagnostics.
     #[arg(long)]
     pub verify_diagnostics: bool,
@@ -77,6 +82,10 @@ pub enum LowerCheck {
 
 #[derive(Debug, clap::Args)]
 pub struct FmtArgs {
+    /// A custom form of an op ptoc does not know is an error (E0008) instead of an opaque
+    /// statement kept as written.
+    #[arg(long)]
+    pub strict_ops: bool,
     /// Split the input on `// -----` lines; chunks are printed joined by `// -----`.
     #[arg(long)]
     pub split_input_file: bool,

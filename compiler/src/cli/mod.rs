@@ -117,6 +117,7 @@ fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
         split_input: a.split_input_file,
         format,
         parse_only: true,
+        strict_ops: a.strict_ops,
     };
     let file = driver::check_file(&bytes, &opts);
     match driver::print_file(&file) {

@@ -59,8 +59,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub output_dir: Option<PathBuf>,
     /// Profile to run on; default: the module's pto.target_arch, else cpu. `all`: every
-    /// profile that accepts the file, with a report of the differences.
-    #[arg(long, value_enum)]
+    /// profile that accepts the file, with a report of the differences. `--pto-arch` is
+    /// PTOAS's spelling of the same flag.
+    #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
     /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
     #[arg(long, value_enum)]
@@ -87,6 +88,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         split_input: false,
         format,
         parse_only: false,
+        strict_ops: false,
     };
     let file = driver::check_file(&bytes, &opts);
     let shown = display_text(&file, &bytes);

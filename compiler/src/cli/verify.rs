@@ -24,6 +24,7 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         split_input: a.split_input_file,
         format,
         parse_only: false,
+        strict_ops: a.strict_ops,
     };
     let file = driver::check_file(&bytes, &opts);
 

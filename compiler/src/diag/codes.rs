@@ -49,7 +49,7 @@ codes! {
     InvalidEscape = ("E0005", "invalid-escape", Error, "a string literal contains an unknown escape sequence");
     IntegerOutOfRange = ("E0006", "integer-out-of-range", Error, "an integer literal does not fit its type");
     ResultNumberSpacing = ("E0007", "result-number-spacing", Error, "a '#N' result number is separated from its value name");
-    UnknownOperation = ("E0008", "unknown-operation", Error, "an unknown operation is written in custom form (only generic form keeps unknown ops)");
+    UnknownOperation = ("E0008", "unknown-operation", Error, "--strict-ops: an unknown operation is written in custom form (by default it is kept as an opaque statement)");
     UnsupportedConstruct = ("E0009", "unsupported-construct", Error, "a construct ptoc does not accept (nested modules, aliases, multi-block regions, positional !pto.tile)");
     FunctionBody = ("E0010", "function-body", Error, "a function body or region is malformed ('return' placement, argument naming)");
     DuplicateAttribute = ("E0011", "duplicate-attribute", Error, "an attribute or type key is given twice");
@@ -66,7 +66,7 @@ codes! {
     OperandTypeMismatch = ("E0105", "operand-type-mismatch", Error, "the type written for an operand differs from the type of its definition");
     ReturnTypeMismatch = ("E0106", "return-type-mismatch", Error, "'return' operands differ from the function's result types");
     // --- profiles, element types, tcvt (semantics.md §3, §8) ---
-    UnknownProfile = ("E0201", "unknown-profile", Error, "pto.target_arch is not one of a2, a3, a5, cpu");
+    UnknownProfile = ("E0201", "unknown-profile", Error, "pto.target_arch is not a string literal");
     UnsupportedElemType = ("E0202", "unsupported-elem-type", Error, "a tcvt/vcvt operand's element type takes part in no conversion");
     TcvtOperandNotTile = ("E0203", "tcvt-operand-not-tile", Error, "a tcvt src/dst/tmp is not a rank-2 !pto.tile_buf or !pto.tile");
     TileValidExceedsShape = ("E0204", "tile-valid-exceeds-shape", Error, "a static valid extent exceeds its shape extent");
@@ -82,6 +82,7 @@ codes! {
     TcvtSatOffIgnored = ("W0204", "tcvt-sat-off-ignored", Warning, "a2a3 ignores an explicit sat OFF on this pair; ON is used");
     TcvtTmpIgnored = ("W0205", "tcvt-tmp-ignored", Warning, "cpu: the tmp operand has no effect");
     TcvtLocNotVec = ("W0206", "tcvt-loc-not-vec", Warning, "a tcvt src or dst is not in loc=vec");
+    UnknownTargetArch = ("W0207", "unknown-target-arch", Warning, "pto.target_arch names no known profile; the CLI target, else cpu, is used");
     TcvtTmpUnused = ("N0201", "tcvt-tmp-unused", Note, "the tmp operand is not used by this pair, saturation and profile");
     TcvtTmpSuggested = ("N0202", "tcvt-tmp-suggested", Note, "a2a3 TORCH3 pair with sat OFF and no tmp: the native path is used");
     TcvtTmpBoundDynamic = ("N0203", "tcvt-tmp-bound-dynamic", Note, "dynamic valid shape: tmp capacity is checked against the worst case");

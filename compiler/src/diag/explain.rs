@@ -65,7 +65,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Write `%p#1` without a space.",
         ),
         UnknownOperation => E(
-            "ptoc keeps unknown operations only in MLIR generic form (D-5): `\"dialect.op\"(operands) : (types) -> types`. A custom (pretty) form of an op ptoc does not know cannot be parsed, because its syntax is unknown. The message shows the generic rewrite.",
+            "Only under `--strict-ops`: a custom (pretty) form of an op ptoc does not know is an error. By default such an op is read as an opaque statement (syntax.md §2.1): its tokens are kept and printed back, its value uses are checked, its regions are parsed, and `ptoc run` refuses to execute it (E0403). In generic form, `\"dialect.op\"(operands) : (types) -> types`, an unknown op is always accepted. The message shows the generic rewrite.",
             "%r = pto.tadd %a, %b : !pto.tile<16x16xf32>",
             "Write the op in generic form: `%r = \"pto.tadd\"(%a, %b) : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`.",
         ),
@@ -140,9 +140,14 @@ pub fn explanation(code: Code) -> Explanation {
             "Return values of the declared result types, or change the signature.",
         ),
         UnknownProfile => E(
-            "`pto.target_arch` selects the profile (D-6): \"a5\" -> a5, \"a2\" and \"a3\" -> a2a3, \"cpu\" -> cpu. Other strings and non-string values are errors, even when `--target` overrides the attribute.",
+            "`pto.target_arch` selects the profile (D-6): \"a5\" -> a5, \"a2\", \"a3\" and \"a2a3\" -> a2a3, \"cpu\" -> cpu. Its value must be a string literal, even when `--target` overrides the attribute (an unknown string is only the warning W0207).",
+            "module attributes {pto.target_arch = 5} {\n}",
+            "Write the arch as a string (`\"a5\"`), or remove the attribute (cpu is the default).",
+        ),
+        UnknownTargetArch => E(
+            "`pto.target_arch` names no profile ptoc knows. As PTOAS does, ptoc falls back instead of failing: the profile used is the `--target` given on the command line, else cpu; the warning names it. The value is printed back as written.",
             "module attributes {pto.target_arch = \"a7\"} {\n}",
-            "Use one of \"a2\", \"a3\", \"a5\", \"cpu\", or remove the attribute (cpu is the default).",
+            "Use one of \"a2\", \"a2a3\", \"a3\", \"a5\", \"cpu\", or remove the attribute (cpu is the default).",
         ),
         UnsupportedElemType => E(
             "A tcvt/vcvt operand has an element type that takes part in no conversion (e.g. ui64, i4, f8E4M3FNUZ, f64). Such types still parse, and generic ops may carry them; only tcvt and vcvt reject them.",

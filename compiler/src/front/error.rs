@@ -117,8 +117,9 @@ pub enum ParseError {
     },
     #[error("'{op}' in generic form: {message}")]
     GenericForm { op: String, message: String },
-    #[error("unknown pto.target_arch \"{value}\"; expected \"a2\", \"a3\", \"a5\" or \"cpu\"")]
-    UnknownTargetArch { value: String },
+    /// A warning (D-6 as revised): PTOAS falls back rather than failing.
+    #[error("unknown pto.target_arch \"{value}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using {using}")]
+    UnknownTargetArch { value: String, using: String },
     #[error("pto.target_arch must be a string literal")]
     TargetArchNotString,
     #[error("too many errors; stopping")]
@@ -200,7 +201,8 @@ impl ParseError {
             | E::OperandTypeCount { .. }
             | E::OperandCount { .. }
             | E::GenericForm { .. } => Code::OpForm,
-            E::UnknownTargetArch { .. } | E::TargetArchNotString => Code::UnknownProfile,
+            E::UnknownTargetArch { .. } => Code::UnknownTargetArch,
+            E::TargetArchNotString => Code::UnknownProfile,
             E::TooManyErrors => Code::TooManyErrors,
             E::AsmUnsupported | E::AsmFuncPlacement => Code::AsmUnsupportedInstruction,
             E::AsmMissingTypes => Code::AsmMissingTypes,

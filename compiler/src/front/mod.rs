@@ -36,8 +36,19 @@ pub struct ParseOutput {
 
 /// Parses `chunk`, which starts at byte `base` of the original file.
 pub fn parse_module(chunk: &str, base: usize, format: InputFormat) -> ParseOutput {
+    parse_module_with(chunk, base, format, false)
+}
+
+/// [`parse_module`]; with `strict_ops` (`--strict-ops`), a custom form of an unknown op is the
+/// error E0008 instead of an opaque statement (syntax.md §2.1).
+pub fn parse_module_with(
+    chunk: &str,
+    base: usize,
+    format: InputFormat,
+    strict_ops: bool,
+) -> ParseOutput {
     match format {
-        InputFormat::Pto => parse_pto(chunk, base),
+        InputFormat::Pto => parse_pto(chunk, base, strict_ops),
         InputFormat::PtoAsm => asm::parse_asm(chunk, base),
     }
 }
@@ -52,11 +63,12 @@ pub(crate) fn lex_code(e: &LexError) -> Code {
     }
 }
 
-fn parse_pto(chunk: &str, base: usize) -> ParseOutput {
+fn parse_pto(chunk: &str, base: usize, strict_ops: bool) -> ParseOutput {
     let stream = lexer::TokenStream::new(chunk, base, lexer::LexMode::Mlir);
     // Token slices handed to the chumsky grammars live as long as the parse (parser::Grammars).
     let arena = bumpalo::Bump::new();
     let mut p = parser::Parser::new(stream, chunk, base, &arena);
+    p.strict_ops = strict_ops;
     p.parse_file();
     let (module, mut diagnostics) = p.finish();
     crate::diag::sort_by_position(&mut diagnostics);

@@ -14,6 +14,9 @@ pub enum InterpErrorKind {
     /// An op the interpreter does not execute.
     #[error("'{op}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)")]
     UnsupportedOp { op: String },
+    /// An op ptoc does not know at all (read as an opaque statement).
+    #[error("'{op}' is not an operation ptoc knows (it was read as an opaque statement); the interpreter cannot execute it")]
+    OpaqueOp { op: String },
     /// An op the interpreter knows, in a form or with a type it cannot execute.
     #[error("'{op}': {reason}")]
     Unsupported { op: String, reason: String },
@@ -69,6 +72,7 @@ impl InterpError {
             InterpErrorKind::TmpTooSmall { .. } => Code::RuntimeTmpTooSmall,
             InterpErrorKind::HybridUnsupported { .. } => Code::RoundingHybridUnsupported,
             InterpErrorKind::UnsupportedOp { .. }
+            | InterpErrorKind::OpaqueOp { .. }
             | InterpErrorKind::Unsupported { .. }
             | InterpErrorKind::Value { .. }
             | InterpErrorKind::Conversion { .. } => Code::InterpUnsupported,

@@ -251,6 +251,9 @@ impl<'m> Machine<'m> {
                     self.bind(r, Value::Scalar(u64::from(rest)));
                 }
             }
+            OpKind::Opaque(_) => {
+                return Err(self.err(op, InterpErrorKind::OpaqueOp { op: self.name(op) }))
+            }
             _ => return Err(self.err(op, InterpErrorKind::UnsupportedOp { op: self.name(op) })),
         }
         Ok(None)

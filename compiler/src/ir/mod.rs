@@ -168,7 +168,60 @@ pub struct GenericOp {
     pub attrs_written: bool,
 }
 
-/// The closed set of ops ptoc knows; everything else is [`OpKind::Generic`].
+/// Text of the placeholder type (`Type::Opaque`) of values no written form gives a type: uses of
+/// undefined names, results and header definitions of opaque ops. It agrees with every written
+/// type; it cannot be written (it does not lex as a type).
+pub const UNKNOWN_TYPE: &str = "<unknown>";
+
+/// One piece of an opaque op's text after its name (syntax.md §2.1, D-5 as revised).
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpaqueItem {
+    /// A token, as written (value names, strings and literals verbatim).
+    Tok(OpaqueTok),
+    /// `regions[i]` of the op.
+    Region(u32),
+}
+
+/// A token of an opaque op and the spacing class the printer uses for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpaqueTok {
+    pub text: String,
+    pub class: TokClass,
+}
+
+/// How an opaque op's token is spaced when printed (canonical spacing: one space between
+/// tokens, none inside brackets, before `,` or after a dimension prefix).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokClass {
+    /// `(`, `[`, `<`, `{`: no space after.
+    Open,
+    /// `)`, `]`, `>`, `}`: no space before.
+    Close,
+    Comma,
+    /// `16x`, `?x`: no space after.
+    DimPrefix,
+    /// A `%value` (no space before a following `[`).
+    Value,
+    /// A bare identifier, symbol, type or attribute name (no space before a following `(`/`<`).
+    Word,
+    /// Anything else: literals, `:`, `=`, `->`, `?`.
+    Other,
+}
+
+/// A custom-form op that is in no row of the op catalog, kept as an opaque statement (syntax.md
+/// §2.1 as revised): its tokens print back one for one with canonical spacing; value uses are
+/// the op's operands, its regions are parsed as regions. `header_defs` leading arguments of
+/// `regions[0]` are values the op's header defines (`scf.for %i = ...`), printed in the header,
+/// not in a block label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpaqueOp {
+    pub name: String,
+    pub items: Vec<OpaqueItem>,
+    pub header_defs: u32,
+}
+
+/// The closed set of ops ptoc knows; everything else is [`OpKind::Generic`] (generic form) or
+/// [`OpKind::Opaque`] (custom form).
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpKind {
     /// `func.func`; body (if any) is `regions[0]`, whose arguments are the function arguments.
@@ -221,6 +274,8 @@ pub enum OpKind {
     /// `regions[0]` is the body; no terminator.
     VecScope,
     Generic(GenericOp),
+    /// An unknown op in custom form; operands are its value uses in textual order.
+    Opaque(OpaqueOp),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -425,6 +480,7 @@ impl Module {
             OpKind::VBinary(k) => k.op_name(),
             OpKind::VecScope => "pto.vecscope",
             OpKind::Generic(g) => &g.name,
+            OpKind::Opaque(o) => &o.name,
         }
     }
 

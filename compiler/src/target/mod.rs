@@ -44,11 +44,11 @@ impl Profile {
         }
     }
 
-    /// Maps a `pto.target_arch` string (D-6): a5 → a5, a2/a3 → a2a3, cpu → cpu.
+    /// Maps a `pto.target_arch` string (D-6): a5 → a5, a2/a3/a2a3 → a2a3, cpu → cpu.
     pub fn from_target_arch(s: &str) -> Option<Profile> {
         match s {
             "a5" => Some(Profile::A5),
-            "a2" | "a3" => Some(Profile::A2a3),
+            "a2" | "a3" | "a2a3" => Some(Profile::A2a3),
             "cpu" => Some(Profile::Cpu),
             _ => None,
         }

@@ -72,6 +72,12 @@ pub enum StructureError {
     },
 }
 
+/// The placeholder type of values whose type was never written (`Parser::any_type`).
+fn is_unknown_type(module: &Module, ty: TypeId) -> bool {
+    (ty.0 as usize) < module.types.len()
+        && matches!(module.types.get(ty), crate::ir::Type::Opaque(t) if t == crate::ir::UNKNOWN_TYPE)
+}
+
 fn plural(n: u32) -> &'static str {
     if n == 1 {
         ""
@@ -507,7 +513,9 @@ impl<'a> Checker<'a> {
             let Some(vd) = self.module.values.get(v.0 as usize) else {
                 continue;
             };
-            if vd.ty == *written {
+            // A value whose type no written form gave (an opaque op's result or header
+            // definition) agrees with every written type.
+            if vd.ty == *written || is_unknown_type(self.module, vd.ty) {
                 continue;
             }
             let spans = self.op_spans(op);
@@ -561,7 +569,7 @@ impl<'a> Checker<'a> {
             | OpKind::TStore
             | OpKind::VecScope => Some((0, 0)),
             // A generic op's names and types are matched by the parser (function type).
-            OpKind::Generic(_) => None,
+            OpKind::Generic(_) | OpKind::Opaque(_) => None,
         };
         let Some((lo, hi)) = allowed else { return };
         if (lo..=hi).contains(&given) {
@@ -631,7 +639,7 @@ impl<'a> Checker<'a> {
             let Some(vd) = self.module.values.get(v.0 as usize) else {
                 continue;
             };
-            if vd.ty == expected {
+            if vd.ty == expected || is_unknown_type(self.module, vd.ty) {
                 continue;
             }
             let span = spans

@@ -4,7 +4,8 @@
 //! Layers: `tokens` (the streaming token window and the chumsky `Input` over it), `stmt_prim`
 //! (token-level primitives of the statement grammar), `stmt_grammar` (file, regions, op
 //! statements, §8.2 recovery with `recover_with`), `func_grammar` (`func.func`, `module`),
-//! `op_grammar` (custom op forms), `type_grammar`/`tile_buf_grammar`/`attr_grammar` (§3-§4,
+//! `op_grammar` (custom op forms), `opaque` (custom forms of unknown ops kept as opaque
+//! statements), `type_grammar`/`tile_buf_grammar`/`attr_grammar` (§3-§4,
 //! run on one construct's tokens by `types::run_grammar`). The [`Parser`] is the grammar's
 //! state: it builds the IR (`module`: op assembly and name binding, `ops`/`generic`: op-kind
 //! rules, `attrs`: per-op key checks) and owns the diagnostics (`expected <set>, found <token>`
@@ -31,6 +32,7 @@ mod generic;
 mod grammar;
 mod module;
 mod op_grammar;
+mod opaque;
 mod ops;
 mod stmt_grammar;
 mod stmt_prim;
@@ -119,6 +121,12 @@ pub(crate) struct Parser<'s> {
     hdr_named: Option<bool>,
     /// The assembly chunk being read (`.ptoasm` only).
     asm: Box<asm::AsmState<'s>>,
+    /// `--strict-ops`: a custom form of an unknown op is an error (E0008) instead of an opaque
+    /// statement.
+    pub(crate) strict_ops: bool,
+    /// Header definitions of an opaque op (`scf.for %i = ...`), to become the leading
+    /// arguments of the region parsed next.
+    pending_args: Vec<(&'s str, Span)>,
 }
 
 impl<'s> Parser<'s> {
@@ -165,6 +173,8 @@ impl<'s> Parser<'s> {
             regions: Vec::new(),
             hdr_named: None,
             asm: Box::default(),
+            strict_ops: false,
+            pending_args: Vec::new(),
         }
     }
 
@@ -478,7 +488,10 @@ impl<'s> Parser<'s> {
         if let Some(t) = self.any_ty {
             return t;
         }
-        let t = self.m.types.intern(Type::Opaque("<unknown>".to_string()));
+        let t = self
+            .m
+            .types
+            .intern(Type::Opaque(crate::ir::UNKNOWN_TYPE.to_string()));
         self.any_ty = Some(t);
         t
     }

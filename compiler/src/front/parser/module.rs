@@ -67,13 +67,12 @@ impl<'s> Parser<'s> {
         self.sync_lex();
     }
 
-    /// D-6: validated even when the CLI overrides it.
+    /// D-6: a non-string value is an error, even when the CLI overrides it. An unknown string
+    /// is a warning naming the profile used instead, which only the driver knows
+    /// (`driver::target_arch_warning`).
     pub(super) fn check_target_arch(&mut self, value: &Attr, span: Span) {
         match value {
-            Attr::Str(s) if matches!(s.as_str(), "a2" | "a3" | "a5" | "cpu") => {}
-            Attr::Str(s) => {
-                self.error_at(ParseError::UnknownTargetArch { value: s.clone() }, span);
-            }
+            Attr::Str(_) => {}
             _ => {
                 self.error_at(ParseError::TargetArchNotString, span);
             }

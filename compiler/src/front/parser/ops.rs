@@ -1,6 +1,6 @@
 //! Op names (syntax.md §2.1): the known custom-form spellings and bare-name resolution (D-5),
-//! vector binary kinds, mask granularity, and the D-5 error for unknown ops in custom form with
-//! its generic rewrite. The custom forms themselves are `op_grammar`.
+//! vector binary kinds, mask granularity, and the `--strict-ops` error (E0008) for unknown ops in
+//! custom form with its generic rewrite (by default they are opaque statements, `opaque`). The custom forms themselves are `op_grammar`.
 
 use super::module::GroupDef;
 use super::Parser;

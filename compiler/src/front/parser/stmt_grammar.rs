@@ -203,6 +203,7 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
         .collect::<Vec<_>>()
         .then_ignore(tk(Tok::Equals));
     let generic = generic_op(stmts.clone());
+    let opaque = super::opaque::opaque_op(stmts.clone());
     let func = super::func_grammar::func_op(stmts);
     let loc = when(
         |l| l.a().is_some_and(|t| matches!(t.tok, Tok::BareId("loc"))) && is(l.b(), Tok::LParen),
@@ -268,6 +269,13 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
             Some(Tok::BareId("func.func")) => {
                 st.ctx = Some((first, "func.func".to_string()));
                 inp.parse(&func)?;
+            }
+            Some(Tok::BareId(written))
+                if super::ops::canonical(written).is_none() && !st.strict_ops =>
+            {
+                // spec: D-5 (revised) — an unknown op in custom form is an opaque statement.
+                st.ctx = Some((first, written.to_string()));
+                inp.parse(&opaque)?;
             }
             Some(Tok::BareId(written)) => {
                 let Some(name) = super::ops::canonical(written) else {
@@ -551,7 +559,9 @@ fn generic_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
 }
 
 /// `{ [^bb0[(args)]:] ops }` of a generic op; a second block is rejected.
-fn generic_region<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, RegionId, SEx<'s>> + Clone {
+pub(super) fn generic_region<'s>(
+    stmts: Stmts<'s>,
+) -> impl P<'s, In<'s>, RegionId, SEx<'s>> + Clone {
     let arg = value().then_ignore(tk(Tok::Colon)).then(ty());
     let args = when(
         |l| {
@@ -587,7 +597,15 @@ fn generic_region<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, RegionId, SEx<'s>>
             return Err(expected_here(inp, &["shallower nesting"]));
         }
         let open = inp.parse(tk(Tok::LBrace))?;
-        let r = inp.state().m.add_region(None, Span::default());
+        let st = inp.state();
+        let r = st.m.add_region(None, Span::default());
+        // Header definitions of an opaque op come first (syntax.md §2.1).
+        let pending = std::mem::take(&mut st.pending_args);
+        for (n, s) in pending {
+            let any = st.any_type();
+            let v = st.m.add_region_arg(r, n, any, s);
+            st.define_arg(n, v);
+        }
         if let Some(((l, _), args)) = inp.parse(&label)? {
             let st = inp.state();
             if let Some(rd) = st.m.regions.get_mut(r.0 as usize) {

@@ -271,6 +271,11 @@ impl Printer<'_> {
                 self.out.push('}');
                 self.plain_dict(" ", op);
             }
+            OpKind::Opaque(o) => {
+                self.result_defs(op);
+                self.out.push_str(&o.name);
+                self.opaque_items(op, o, level);
+            }
             OpKind::Generic(g) => {
                 self.result_defs(op);
                 self.out.push_str(&escape_string(&g.name));
@@ -368,14 +373,63 @@ impl Printer<'_> {
     }
 
     fn generic_region(&mut self, r: RegionId, level: usize) {
+        self.region_with_label(r, level, 0);
+    }
+
+    /// The tokens of an opaque op after its name, with canonical spacing: one space between
+    /// tokens, none after an opening bracket or a dimension prefix, none before a closing
+    /// bracket or `,`, none between a word and its `(`/`<` or a value and its `[`. The token
+    /// sequence is exactly the one read, so printing is a fixed point.
+    fn opaque_items(&mut self, op: &OpData, o: &crate::ir::OpaqueOp, level: usize) {
+        use crate::ir::{OpaqueItem, TokClass};
+        let mut prev = TokClass::Other;
+        for item in &o.items {
+            match item {
+                OpaqueItem::Tok(t) => {
+                    // After `16x` only what cannot merge with it into another token: an
+                    // element type, `?` or a decimal extent (not `16x` or `0x1F`).
+                    let after_dims = prev == TokClass::DimPrefix
+                        && (t.class == TokClass::Word
+                            || t.text == "?"
+                            || (!t.text.is_empty() && t.text.bytes().all(|b| b.is_ascii_digit())));
+                    let glued = prev == TokClass::Open
+                        || after_dims
+                        || matches!(t.class, TokClass::Close | TokClass::Comma)
+                        || (prev == TokClass::Word && matches!(t.text.as_str(), "(" | "<"))
+                        || (prev == TokClass::Value && t.text == "[");
+                    if !glued {
+                        self.out.push(' ');
+                    }
+                    self.out.push_str(&t.text);
+                    prev = t.class;
+                }
+                OpaqueItem::Region(i) => {
+                    if prev != TokClass::Open {
+                        self.out.push(' ');
+                    }
+                    let skip = if *i == 0 { o.header_defs as usize } else { 0 };
+                    match op.regions.get(*i as usize) {
+                        Some(&r) => self.region_with_label(r, level, skip),
+                        None => self.out.push_str("{<<missing region>>}"),
+                    }
+                    prev = TokClass::Close;
+                }
+            }
+        }
+    }
+
+    /// `{`, the entry label with the block arguments after the first `skip` (those an opaque
+    /// op's header defines), the ops, `}`.
+    fn region_with_label(&mut self, r: RegionId, level: usize, skip: usize) {
         self.out.push_str("{\n");
         if let Some(data) = self.m.regions.get(r.0 as usize) {
-            if data.label.is_some() || !data.args.is_empty() {
+            let args = data.args.get(skip..).unwrap_or(&[]);
+            if data.label.is_some() || !args.is_empty() {
                 self.indent(level);
                 self.out.push_str(data.label.as_deref().unwrap_or("^bb0"));
-                if !data.args.is_empty() {
+                if !args.is_empty() {
                     self.out.push('(');
-                    for (i, &a) in data.args.iter().enumerate() {
+                    for (i, &a) in args.iter().enumerate() {
                         if i > 0 {
                             self.out.push_str(", ");
                         }

@@ -345,6 +345,7 @@ pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool)
         split_input,
         format: crate::front::InputFormat::Pto,
         parse_only: false,
+        strict_ops: false,
     };
     let file = check_file(bytes, &opts);
     let mut out = LoweredFile::default();
