@@ -11,8 +11,8 @@ use pto_runtime::{ConvError, ConvSpec, Converter, Rounding};
 use super::types::{param_kind, ParamKind, TileDesc};
 use super::{InterpError, InterpErrorKind, Origin, Value};
 use crate::diag::Span;
-use crate::exec::spec::{conv_spec, nonsat_path_of};
-use crate::ir::attrs::{Attr, Part, Rnd};
+use crate::exec::spec::{conv_spec, nonsat_path_of, rounding_of_rnd, runtime_part as vpart};
+use crate::ir::attrs::{Attr, Rnd};
 use crate::ir::types::MaskGranularity;
 use crate::ir::{Module, OpId, OpKind, RegionId, TcvtOp, VBinaryKind, ValueId, VcvtOp};
 use crate::target::resolve::{resolve, tmp_role, TmpRole};
@@ -34,29 +34,6 @@ fn granularity(g: MaskGranularity) -> Granularity {
         MaskGranularity::B8 => Granularity::B8,
         MaskGranularity::B16 => Granularity::B16,
         MaskGranularity::B32 => Granularity::B32,
-    }
-}
-
-fn rounding_of_rnd(r: Rnd) -> Rounding {
-    match r {
-        Rnd::R => Rounding::Rint,
-        Rnd::A => Rounding::Round,
-        Rnd::F => Rounding::Floor,
-        Rnd::C => Rounding::Ceil,
-        Rnd::Z => Rounding::Trunc,
-        Rnd::O => Rounding::Odd,
-        Rnd::H => Rounding::Hybrid,
-    }
-}
-
-fn vpart(p: Part) -> VPart {
-    match p {
-        Part::Even => VPart::Even,
-        Part::Odd => VPart::Odd,
-        Part::P0 => VPart::P0,
-        Part::P1 => VPart::P1,
-        Part::P2 => VPart::P2,
-        Part::P3 => VPart::P3,
     }
 }
 

@@ -37,6 +37,7 @@ use pto_runtime::value::Part;
 
 use super::builder::Builder;
 use super::{lower_combo, schedule, Combo, LowerError, TensixKernel};
+use crate::exec::spec::{rounding_of_rnd, runtime_part};
 
 /// Lanes of a 2048-bit register of `elem` (storage bits).
 pub fn lanes_of(elem: ElemType) -> usize {
@@ -425,32 +426,6 @@ pub fn all_vcvt() -> Vec<VcvtCombo> {
         }
     }
     out
-}
-
-/// The runtime rounding of an rnd letter (H is never lowered: its conversions are not carried).
-pub(crate) fn rounding_of_rnd(r: crate::ir::attrs::Rnd) -> Rounding {
-    use crate::ir::attrs::Rnd;
-    match r {
-        Rnd::R => Rounding::Rint,
-        Rnd::A => Rounding::Round,
-        Rnd::F => Rounding::Floor,
-        Rnd::C => Rounding::Ceil,
-        Rnd::Z => Rounding::Trunc,
-        Rnd::O => Rounding::Odd,
-        Rnd::H => Rounding::Hybrid,
-    }
-}
-
-fn runtime_part(p: crate::ir::attrs::Part) -> Part {
-    use crate::ir::attrs::Part as P;
-    match p {
-        P::Even => Part::Even,
-        P::Odd => Part::Odd,
-        P::P0 => Part::P0,
-        P::P1 => Part::P1,
-        P::P2 => Part::P2,
-        P::P3 => Part::P3,
-    }
 }
 
 /// The vcvt ops of a verified module with their effective parameters on the cpu profile (the
