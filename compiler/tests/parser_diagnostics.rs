@@ -481,12 +481,6 @@ fn other_parse_time_messages() {
         1,
         Code::InvalidType,
     );
-    one(
-        "func.func @f() {\n  \"x.y\"() ({\n  ^bb0:\n  ^bb1:\n  }) : () -> ()\n  return\n}\n",
-        "multi-block regions are not supported",
-        4,
-        Code::UnsupportedConstruct,
-    );
     one("func.func @f() {\n  \"pto.tcvt\"(%a, %b, %c, %d) : (i32, i32, i32, i32) -> ()\n  return\n}\n", "'pto.tcvt' expects 2 or 3 operands, found 4", 2, Code::OpForm);
     one(
         &vcvt("{rnd = \"R\", rnd = \"Z\"}"),

@@ -13,6 +13,9 @@ first RUN line that names one (PTOAS spellings: a2, a3, a2a3, a5, cpu), and
   read:   ok / error <first code> / timeout / panic
   verify: ok / error <first code> / timeout / panic
 
+and the read rate over the files whose RUN lines expect no failure (no `not ...` command: the
+issue-11 target), and how many of the others `verify` rejects,
+
 then the failing files with their first diagnostic code (`--list N` limits the list; 0 = none).
 Exit status 0 unless a run panicked or timed out (`--strict`: also when any file failed).
 
@@ -38,21 +41,27 @@ KNOWN_ARCHS = {"a2", "a3", "a2a3", "a5", "cpu"}
 PANIC_STATUS = 101
 
 
-def run_line_options(text: str) -> tuple[str | None, bool]:
-    """The arch of the first RUN line naming one (if ptoc knows it), and whether any RUN line
-    splits the input."""
+NEGATIVE = re.compile(r"RUN:\s*(?:.*\|\s*)?not\s")
+
+
+def run_line_options(text: str) -> tuple[str | None, bool, bool]:
+    """The arch of the first RUN line naming one (if ptoc knows it), whether any RUN line
+    splits the input, and whether a RUN line expects its tool to fail (`not ...`)."""
     arch = None
     split = False
+    negative = False
     for line in text.splitlines():
         if "RUN:" not in line:
             continue
         if "split-input-file" in line:
             split = True
+        if NEGATIVE.search(line):
+            negative = True
         if arch is None:
             m = ARCH.search(line)
             if m and m.group(1) in KNOWN_ARCHS:
                 arch = m.group(1)
-    return arch, split
+    return arch, split, negative
 
 
 def classify(cmd: list[str], timeout: float) -> tuple[str, str | None]:
@@ -78,12 +87,12 @@ def check(path: Path, ptoc: str, timeout: float) -> dict:
         text = path.read_text("utf-8", "replace")
     except OSError:
         text = ""
-    arch, split = run_line_options(text)
+    arch, split, negative = run_line_options(text)
     common = ["--split-input-file"] if split else []
     read = classify([ptoc, "fmt", *common, str(path)], timeout)
     target = ["--target", arch] if arch else []
     verify = classify([ptoc, "verify", *common, *target, str(path)], timeout)
-    return {"path": path, "arch": arch, "read": read, "verify": verify}
+    return {"path": path, "arch": arch, "negative": negative, "read": read, "verify": verify}
 
 
 def label(outcome: tuple[str, str | None]) -> str:
@@ -118,6 +127,15 @@ def main() -> int:
         print(f"{stage}: ok {ok} ({100.0 * ok / n:.1f}%)")
         for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {k}: {v}")
+    # The read target (issue 11): files whose RUN lines expect no failure at all. A `not` RUN
+    # line may expect a parse or a later failure; the script cannot tell, so all are set aside.
+    positive = [r for r in results if not r["negative"]]
+    ok = sum(1 for r in positive if r["read"][0] == "ok")
+    pct = 100.0 * ok / max(1, len(positive))
+    print(f"read, files with no `not` RUN line: ok {ok} of {len(positive)} ({pct:.1f}%)")
+    neg = [r for r in results if r["negative"]]
+    rejected = sum(1 for r in neg if r["verify"][0] == "error")
+    print(f"files with a `not` RUN line: {len(neg)}, rejected by verify {rejected}")
     archs = collections.Counter(r["arch"] or "(none: module's target_arch, else cpu)" for r in results)
     print("verify target (from RUN lines): " + ", ".join(f"{k} {v}" for k, v in sorted(archs.items())))
 
@@ -126,7 +144,8 @@ def main() -> int:
     if shown:
         print(f"failing files ({len(failing)}):")
         for r in shown:
-            print(f"  {r['path']}: read {label(r['read'])}; verify {label(r['verify'])}")
+            neg = " (expects failure)" if r["negative"] else ""
+            print(f"  {r['path']}{neg}: read {label(r['read'])}; verify {label(r['verify'])}")
         if len(shown) < len(failing):
             print(f"  ... {len(failing) - len(shown)} more")
     crashed = any(r[s][0] in ("panic", "timeout") for r in results for s in ("read", "verify"))

@@ -38,8 +38,6 @@ pub enum ParseError {
     Unsupported { what: String },
     #[error("positional !pto.tile syntax is not supported; write !pto.tile<vec, 16x16xf32>")]
     PositionalTile,
-    #[error("multi-block regions are not supported")]
-    MultiBlock,
     #[error("expected end of input after the top-level module, found {found}")]
     AfterModule { found: String },
     #[error("function body must end with 'return'")]
@@ -171,7 +169,7 @@ impl ParseError {
             E::ResultNumberSpacing { .. } => Code::ResultNumberSpacing,
             E::ResultCountMismatch { .. } => Code::ResultCountMismatch,
             E::UnknownCustomOp { .. } => Code::UnknownOperation,
-            E::Unsupported { .. } | E::PositionalTile | E::MultiBlock => Code::UnsupportedConstruct,
+            E::Unsupported { .. } | E::PositionalTile => Code::UnsupportedConstruct,
             E::MissingReturn
             | E::ReturnNotLast
             | E::ReturnInVecscope

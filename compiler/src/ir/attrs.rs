@@ -205,4 +205,10 @@ pub enum Attr {
     },
     /// `#pto.pipe<...>`, `dense<...>`, `array<...>`: verbatim source text.
     Opaque(String),
+    /// A non-literal value with its type: `dense<1.0> : tensor<4xf32>` (numeric literals keep
+    /// their type in `Int`/`Hex`/`Float`).
+    Typed {
+        value: Box<Attr>,
+        ty: TypeId,
+    },
 }

@@ -39,6 +39,12 @@ pub enum ValueDef {
     Result { op: OpId, index: u32 },
     /// Argument `index` of `region` (function arguments are the body region's arguments).
     Arg { region: RegionId, index: u32 },
+    /// Argument `index` of block `block` (an index into `RegionData::blocks`) of `region`.
+    BlockArg {
+        region: RegionId,
+        block: u32,
+        index: u32,
+    },
     /// A use whose name has no definition at or before it (textually) in the function.
     Unresolved,
     /// `%r#N` where the latest definition of `%r` has fewer than N+1 results.
@@ -302,6 +308,22 @@ pub struct RegionData {
     pub parent_op: Option<OpId>,
     /// Entry block label (`^bb0`) of a generic region, if written.
     pub label: Option<String>,
+    /// The blocks after the entry block, in textual order (syntax.md §2.2, multi-block
+    /// regions). `ops` stays the flat list of every op; block `k` owns
+    /// `ops[blocks[k].start..]` up to the next block's start.
+    pub blocks: Vec<BlockData>,
+}
+
+/// A non-entry block of a region: `^label(%a: T, ...):` and the ops that follow it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockData {
+    /// The label as written, with its `^`.
+    pub label: String,
+    /// Index into the region's `ops` of the block's first op.
+    pub start: u32,
+    pub args: Vec<ValueId>,
+    /// The label token.
+    pub span: Span,
 }
 
 /// Spans of one op's pieces, for precise diagnostics.
@@ -361,6 +383,7 @@ impl Module {
             ops: Vec::new(),
             parent_op,
             label: None,
+            blocks: Vec::new(),
         });
         self.spans.regions.push(span);
         id
@@ -394,6 +417,51 @@ impl Module {
         let index = self.regions[region.0 as usize].args.len() as u32;
         let v = self.add_value(name, ty, ValueDef::Arg { region, index }, span);
         self.regions[region.0 as usize].args.push(v);
+        v
+    }
+
+    /// Starts a new (non-entry) block of `region` at its current end; returns its index.
+    pub fn add_block(&mut self, region: RegionId, label: impl Into<String>, span: Span) -> u32 {
+        let rd = &mut self.regions[region.0 as usize];
+        let start = rd.ops.len() as u32;
+        rd.blocks.push(BlockData {
+            label: label.into(),
+            start,
+            args: Vec::new(),
+            span,
+        });
+        (rd.blocks.len() - 1) as u32
+    }
+
+    /// Adds an argument of type `ty` to block `block` of `region`.
+    pub fn add_block_arg(
+        &mut self,
+        region: RegionId,
+        block: u32,
+        name: impl Into<String>,
+        ty: TypeId,
+        span: Span,
+    ) -> ValueId {
+        let index = self.regions[region.0 as usize]
+            .blocks
+            .get(block as usize)
+            .map_or(0, |b| b.args.len() as u32);
+        let v = self.add_value(
+            name,
+            ty,
+            ValueDef::BlockArg {
+                region,
+                block,
+                index,
+            },
+            span,
+        );
+        if let Some(b) = self.regions[region.0 as usize]
+            .blocks
+            .get_mut(block as usize)
+        {
+            b.args.push(v);
+        }
         v
     }
 

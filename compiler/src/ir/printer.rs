@@ -121,9 +121,38 @@ impl<'m> Printer<'m> {
         let Some(r) = self.m.regions.get(region.0 as usize) else {
             return;
         };
-        for &op in &r.ops {
+        let mut blocks = r.blocks.iter().peekable();
+        for (i, &op) in r.ops.iter().enumerate() {
+            while let Some(b) = blocks.next_if(|b| b.start as usize <= i) {
+                self.block_label(b, level);
+            }
             self.op(op, level);
         }
+        for b in blocks {
+            self.block_label(b, level);
+        }
+    }
+
+    /// `^name(%a: T, ...):` one level left of the block's ops, as MLIR prints it.
+    fn block_label(&mut self, b: &crate::ir::BlockData, level: usize) {
+        self.indent(level.saturating_sub(1));
+        self.out.push_str(&b.label);
+        if !b.args.is_empty() {
+            self.out.push('(');
+            for (i, &a) in b.args.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.value(a);
+                self.out.push_str(": ");
+                match self.m.values.get(a.0 as usize) {
+                    Some(d) => self.ty(d.ty),
+                    None => self.out.push_str("<<missing type>>"),
+                }
+            }
+            self.out.push(')');
+        }
+        self.out.push_str(":\n");
     }
 
     // ---------------------------------------------------------------- values, names

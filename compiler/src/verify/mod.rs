@@ -19,6 +19,8 @@
 //! - A name defined while a value of that name is visible (per function; sibling regions may
 //!   reuse names), and two functions with one symbol — `redefinition` (E0102)
 //!   `redefinition of value '%x'` / `redefinition of symbol '@f'`, label `defined here`.
+//!   Two blocks of one region with one label — the same code, `redefinition of block '^bb1'`.
+//!   A block's arguments are visible from its label on (textual order stands for dominance).
 //! - `%r#N` past the defining op's results — `result-number-out-of-range` (E0103)
 //!   `'%r' has only 2 results`, label `defined here`.
 //! - Known ops' result counts (tcvt SSA 1 / DPS 0, plt 2, vlds 1-2, vsts 0-1, others fixed) —

@@ -39,6 +39,8 @@ pub enum StructureError {
     #[error("redefinition of value '{name}'")]
     Redefinition { name: String },
     /// Two functions with one symbol.
+    #[error("redefinition of block '{label}'")]
+    BlockRedefinition { label: String },
     #[error("redefinition of symbol '{sym}'")]
     SymbolRedefinition { sym: String },
     /// `%r#N` with `N >= count`; `name` is the group name without `#N`.
@@ -90,9 +92,9 @@ impl StructureError {
     pub fn code(&self) -> Code {
         match self {
             StructureError::UndefinedValue { .. } => Code::UndefinedValue,
-            StructureError::Redefinition { .. } | StructureError::SymbolRedefinition { .. } => {
-                Code::Redefinition
-            }
+            StructureError::Redefinition { .. }
+            | StructureError::BlockRedefinition { .. }
+            | StructureError::SymbolRedefinition { .. } => Code::Redefinition,
             StructureError::ResultNumberOutOfRange { .. } => Code::ResultNumberOutOfRange,
             StructureError::ResultCountMismatch { .. } => Code::ResultCountMismatch,
             StructureError::OperandTypeMismatch { .. } => Code::OperandTypeMismatch,
@@ -322,14 +324,58 @@ impl<'a> Checker<'a> {
         for &a in args {
             self.define(a, None);
         }
-        let ops = match self.module.regions.get(region.0 as usize) {
-            Some(r) => r.ops.clone(),
-            None => Vec::new(),
+        let (ops, blocks) = match self.module.regions.get(region.0 as usize) {
+            Some(r) => (r.ops.clone(), r.blocks.clone()),
+            None => (Vec::new(), Vec::new()),
         };
-        for op in ops {
+        self.block_labels(region, &blocks);
+        let mut next_block = blocks.iter().peekable();
+        for (i, op) in ops.into_iter().enumerate() {
+            // A block's arguments become visible at its label (textual order stands for
+            // dominance, as in the parser's name binding).
+            while let Some(b) = next_block.next_if(|b| b.start as usize <= i) {
+                for &a in &b.args {
+                    self.define(a, None);
+                }
+            }
             self.op(op);
         }
+        for b in next_block {
+            for &a in &b.args {
+                self.define(a, None);
+            }
+        }
         self.scopes.pop();
+    }
+
+    /// Block labels of one region are distinct (the entry label included).
+    fn block_labels(&mut self, region: RegionId, blocks: &[crate::ir::BlockData]) {
+        let entry = self
+            .module
+            .regions
+            .get(region.0 as usize)
+            .and_then(|r| r.label.as_deref());
+        let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
+        for b in blocks {
+            if let Some(&first) = seen.get(b.label.as_str()) {
+                self.diags.push(
+                    StructureError::BlockRedefinition {
+                        label: b.label.clone(),
+                    }
+                    .at(b.span)
+                    .with_label(first, "defined here"),
+                );
+            } else if entry == Some(b.label.as_str()) {
+                self.diags.push(
+                    StructureError::BlockRedefinition {
+                        label: b.label.clone(),
+                    }
+                    .at(b.span),
+                );
+            } else {
+                seen.insert(&b.label, b.span);
+            }
+        }
     }
 
     fn op(&mut self, op: OpId) {
@@ -468,7 +514,7 @@ impl<'a> Checker<'a> {
                     self.tainted.insert(op);
                     None
                 }
-                ValueDef::Result { .. } | ValueDef::Arg { .. } => {
+                ValueDef::Result { .. } | ValueDef::Arg { .. } | ValueDef::BlockArg { .. } => {
                     if self.is_visible(v) {
                         Some(v)
                     } else if let Some(other) = self.visible_by_name(&vd.name) {

@@ -286,8 +286,23 @@ where
         )
         .map_with(|_, e| {
             let s: Sp = e.span();
-            let text = e.state().text(sp(s)).to_string();
-            Attr::Opaque(text)
+            Attr::Opaque(super::type_grammar::verbatim(e.state().text(sp(s))))
+        })
+}
+
+/// `value [: type]`: a typed non-literal attribute ([`Attr::Typed`]) when the type is there.
+fn typed<'a, I, P>(p: P) -> impl Parser<'a, I, Attr, Ex<'a>> + Clone
+where
+    I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
+    P: Parser<'a, I, Attr, Ex<'a>> + Clone,
+{
+    p.then(quiet(Tok::Colon).ignore_then(full_type()).or_not())
+        .map(|(value, ty)| match ty {
+            Some(ty) => Attr::Typed {
+                value: Box::new(value),
+                ty,
+            },
+            None => value,
         })
 }
 
@@ -359,9 +374,11 @@ where
         .ignore_then(balanced_angle())
         .map_with(|_, e| {
             let s: Sp = e.span();
-            let text = e.state().text(sp(s)).to_string();
-            Attr::Opaque(text)
+            Attr::Opaque(super::type_grammar::verbatim(e.state().text(sp(s))))
         });
+        // `dense<...> : tensor<4xf32>`, `#a.b<...> : T`: an optional type after the value.
+        let opaque_word = typed(opaque_word);
+        let opaque_attr = typed(opaque_attr());
         // A type value: anything the alternatives above do not start with.
         let ty = guard(|l| !matches!(l[0], Some(Tok::BareId("true" | "false" | "unit"))))
             .ignore_then(full_type())
@@ -375,7 +392,7 @@ where
             dict,
             pto_enum(),
             isa_round_mode(),
-            opaque_attr(),
+            opaque_attr,
             opaque_word,
             ty,
         ))

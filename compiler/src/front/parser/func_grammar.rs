@@ -11,7 +11,7 @@ use super::fn_type_grammar::types_until_rparen;
 use super::grammar::{TyErr, SILENT};
 use super::module::{OpParts, RegionKind};
 use super::op_grammar::{self as og, ty};
-use super::stmt_grammar::{region_body, Stmts};
+use super::stmt_grammar::{region_blocks, region_body, Stmts};
 use super::stmt_prim::{either, here, is, kw, silent, tk, tokf, via, when, IRef, In, SEx};
 use super::Parser;
 use crate::diag::Span;
@@ -219,7 +219,8 @@ fn func_rest<'s>(
             st.define_arg(n, v);
         }
         let errors_before = st.errors;
-        region_body(inp, stmts, body, RegionKind::Func)?;
+        let label = super::stmt_grammar::block_label();
+        region_blocks(inp, stmts, &label, body, RegionKind::Func)?;
         let close = inp.parse(via(move |p: &mut Parser<'s>| p.close_region(body, open)))?;
         let st = inp.state();
         // A failed statement may have been the `return`: no second error then.

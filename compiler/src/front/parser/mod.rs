@@ -465,9 +465,7 @@ impl<'s> Parser<'s> {
         while let Some(t) = self.tok(i) {
             if i >= err_pos {
                 // `outs(` continuing a multi-line DPS op cannot start a statement.
-                let starts_stmt = t.line_start
-                    && matches!(t.tok, Tok::ValueId(_) | Tok::Str(_) | Tok::BareId(_))
-                    && !matches!(t.tok, Tok::BareId("outs" | "ins"));
+                let starts_stmt = t.line_start && self.starts_statement(i);
                 if starts_stmt || (matches!(t.tok, Tok::RBrace) && depth <= 0) {
                     break;
                 }

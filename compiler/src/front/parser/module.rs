@@ -261,18 +261,29 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `return` must be the last op of a function body, and the body must end with one.
+    /// `return` must be the last op of its block, and the body's last block must end with one
+    /// or with an op ptoc cannot judge (an opaque op, e.g. `cf.br`, may be a terminator; its
+    /// successors are not checked).
     pub(super) fn check_func_body(&mut self, body: RegionId, close: Span, clean: bool) {
-        let ops = self.m.regions[body.0 as usize].ops.clone();
+        let region = &self.m.regions[body.0 as usize];
+        let ops = region.ops.clone();
+        let multi = !region.blocks.is_empty();
+        let mut block_ends: Vec<usize> = region.blocks.iter().map(|b| b.start as usize).collect();
+        block_ends.push(ops.len());
         for (i, op) in ops.iter().enumerate() {
-            if matches!(self.m.ops[op.0 as usize].kind, OpKind::Return) && i + 1 != ops.len() {
+            let last_of_block = block_ends.contains(&(i + 1));
+            if matches!(self.m.ops[op.0 as usize].kind, OpKind::Return) && !last_of_block {
                 let span = self.m.spans.ops[op.0 as usize].op;
                 self.error_at(ParseError::ReturnNotLast, span);
             }
         }
         let ends = ops
             .last()
-            .is_some_and(|op| matches!(self.m.ops[op.0 as usize].kind, OpKind::Return));
+            .is_some_and(|op| match self.m.ops[op.0 as usize].kind {
+                OpKind::Return => true,
+                OpKind::Opaque(_) => multi,
+                _ => false,
+            });
         if !ends && clean {
             self.error_at(ParseError::MissingReturn, close);
         }

@@ -219,6 +219,17 @@ pub(super) fn arith_constant<'s>() -> Op<'s> {
             p.attr_value()
         }
         Some(Tok::BareId("true" | "false")) => p.attr_value(),
+        // `dense<...> : vector<4xi16>`: an elements attribute, typed (Attr::Typed).
+        Some(Tok::BareId("dense" | "dense_resource" | "sparse"))
+            if matches!(p.peek_at(1), Some(Tok::LAngle)) =>
+        {
+            let v = p.attr_value()?;
+            if matches!(v, Attr::Typed { .. }) {
+                Ok(v)
+            } else {
+                Err(p.expected(&["':'"]))
+            }
+        }
         _ => Err(p.expected(&["literal"])),
     });
     let p = entries().then(next_span()).then(literal).then(prev_span());
@@ -227,6 +238,7 @@ pub(super) fn arith_constant<'s>() -> Op<'s> {
         |st, (((entries, vstart), value), vend), parts, rspans| {
             let ty = match &value {
                 Attr::Int { ty, .. } | Attr::Hex { ty, .. } | Attr::Float { ty, .. } => *ty,
+                Attr::Typed { ty, .. } => Some(*ty),
                 _ => Some(
                     st.m.types
                         .intern(crate::ir::Type::Scalar(crate::ir::ScalarType::Int {

@@ -4,9 +4,11 @@
 //!
 //! What is read:
 //! - the statement extends, in balanced `()`/`[]`/`<>`/`{}`, to the next token that starts a
-//!   line and can start a statement (a value, string or identifier other than `ins`/`outs`, or a
-//!   block label) at bracket depth 0, to a `}` at depth 0 (it closes the enclosing region), to a
-//!   trailing `loc(...)`, or to the end of input;
+//!   line and can start a statement ([`Parser::starts_statement`]: a value, a string, an op name
+//!   — an identifier with a dialect prefix, or `return`/`module` — or a block label definition)
+//!   at bracket depth 0, to a `}` at depth 0 (it closes the enclosing region), to a trailing
+//!   `loc(...)`, or to the end of input. So `iter_args(...)`, `ins(...)` or a successor
+//!   `^bb1(%x : T)` continuing an op on the next line stay in it;
 //! - a `{` at depth 0 followed by a line break or a block label opens a **region**, parsed as a
 //!   generic region (statements, an optional entry label); any other `{` is attribute text;
 //! - every `%value` outside regions is a **use** (an operand, checked like any other), except
@@ -16,7 +18,8 @@
 //! - **types**, where the trailing shape is clear: after the last `:` at depth 0 (up to a region
 //!   or the end), `(A, B) -> C` / `A, B -> C` give the operand types (when their count equals the
 //!   uses) and the result types (when their count equals the results); a plain `T[, U]` gives
-//!   the result types when the counts agree. Other results get the unknown placeholder type
+//!   the result types only for an op without operands (after operands it may type either:
+//!   `arith.cmpi eq, %a, %b : i32` defines an i1), when the counts agree. Other results get the unknown placeholder type
 //!   (`ir::UNKNOWN_TYPE`), which agrees with every written type. The types are read
 //!   speculatively: a list that does not parse leaves no diagnostic.
 //!
@@ -84,7 +87,7 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
                         st.tok(i + 1).is_some_and(|n| matches!(n.tok, Tok::LParen))
                     }
                     Tok::ValueId(_) | Tok::Str(_) | Tok::BareId(_) | Tok::BlockId(_) => {
-                        t.line_start
+                        t.line_start && st.starts_statement(i)
                     }
                     _ => false,
                 };
@@ -153,6 +156,14 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
         };
         let mut rtypes: Option<Vec<Ty>> = None;
         if let Some((inputs, results)) = typed {
+            // A plain `: T` after operands may type them or the result (`arith.cmpi ... : i32`
+            // gives an i1): not clear, so the results stay unknown.
+            let plain = colon.is_some() && inputs.is_none();
+            let results = if plain && !parts.operands.is_empty() {
+                Vec::new()
+            } else {
+                results
+            };
             if let Some(inputs) = inputs {
                 if inputs.len() == parts.operands.len() {
                     for (k, t) in inputs.into_iter().enumerate() {
@@ -213,6 +224,70 @@ fn class_of(t: Tok<'_>) -> TokClass {
 }
 
 impl<'s> Parser<'s> {
+    /// Whether the line-starting token `i` can begin a statement: a value (result name), a
+    /// string (generic op), an op name (an identifier with a dialect prefix, or `return` /
+    /// `module`), or a block label definition (`^bb1:` / `^bb1(...):`, not a successor use).
+    pub(super) fn starts_statement(&mut self, i: usize) -> bool {
+        let Some(t) = self.tok(i) else { return false };
+        match t.tok {
+            Tok::Str(_) => true,
+            Tok::ValueId(_) => self.is_result_list(i),
+            Tok::BareId(w) => w.contains('.') || matches!(w, "return" | "module"),
+            Tok::BlockId(_) => self.is_block_label_def(i),
+            _ => false,
+        }
+    }
+
+    /// Whether the value at token `i` begins a result list `%a[:N] {, %b[:N]} =` (a line
+    /// starting with an operand, `%x {attrs} : T` or `%x, %y`, continues the op before it).
+    fn is_result_list(&mut self, i: usize) -> bool {
+        let mut j = i;
+        loop {
+            if !self
+                .tok(j)
+                .is_some_and(|t| matches!(t.tok, Tok::ValueId(_)))
+            {
+                return false;
+            }
+            j += 1;
+            if self.tok(j).is_some_and(|t| matches!(t.tok, Tok::Colon))
+                && self
+                    .tok(j + 1)
+                    .is_some_and(|t| matches!(t.tok, Tok::Int(_)))
+            {
+                j += 2;
+            }
+            match self.tok(j).map(|t| t.tok) {
+                Some(Tok::Equals) => return true,
+                Some(Tok::Comma) => j += 1,
+                _ => return false,
+            }
+        }
+    }
+
+    /// Whether the block label at token `i` defines a block: a `:` follows it, directly or
+    /// after its balanced argument list.
+    fn is_block_label_def(&mut self, i: usize) -> bool {
+        let mut j = i + 1;
+        if self.tok(j).is_some_and(|t| matches!(t.tok, Tok::LParen)) {
+            let mut depth = 0usize;
+            while let Some(t) = self.tok(j) {
+                match t.tok {
+                    Tok::LParen | Tok::LBracket | Tok::LAngle | Tok::LBrace => depth += 1,
+                    Tok::RParen | Tok::RBracket | Tok::RAngle | Tok::RBrace => {
+                        depth = depth.saturating_sub(1);
+                    }
+                    _ => {}
+                }
+                j += 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        self.tok(j).is_some_and(|t| matches!(t.tok, Tok::Colon))
+    }
+
     /// Whether the `{` at token `i` opens a region: a line break or a block label follows.
     fn opens_region(&mut self, i: usize) -> bool {
         self.tok(i + 1)

@@ -101,7 +101,7 @@ fn statement_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
         || match next {
             None => true,
             Some(Tok::RBrace) => kind != RegionKind::Module || st.in_explicit_module(region),
-            Some(Tok::BlockId(_)) => kind == RegionKind::Generic,
+            Some(Tok::BlockId(_)) => matches!(kind, RegionKind::Generic | RegionKind::Func),
             _ => false,
         };
     if end {
@@ -562,6 +562,59 @@ fn generic_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
 pub(super) fn generic_region<'s>(
     stmts: Stmts<'s>,
 ) -> impl P<'s, In<'s>, RegionId, SEx<'s>> + Clone {
+    let label = block_label();
+    custom(move |inp: &mut IRef<'s, '_>| {
+        if inp.state().depth > MAX_DEPTH {
+            return Err(expected_here(inp, &["shallower nesting"]));
+        }
+        let open = inp.parse(tk(Tok::LBrace))?;
+        let st = inp.state();
+        let r = st.m.add_region(None, Span::default());
+        // Header definitions of an opaque op come first (syntax.md §2.1).
+        let pending = std::mem::take(&mut st.pending_args);
+        for (n, s) in pending {
+            let any = st.any_type();
+            let v = st.m.add_region_arg(r, n, any, s);
+            st.define_arg(n, v);
+        }
+        if let Some(((l, _), args)) = inp.parse(when(
+            |l| {
+                let a = l.a();
+                a.is_some_and(|t| matches!(t.tok, Tok::BlockId(_)))
+            },
+            label.clone(),
+        ))? {
+            let st = inp.state();
+            if let Some(rd) = st.m.regions.get_mut(r.0 as usize) {
+                rd.label = Some(l.to_string());
+            }
+            for ((n, s), (t, _)) in args.unwrap_or_default() {
+                let v = st.m.add_region_arg(r, n, t, s);
+                st.define_arg(n, v);
+            }
+        }
+        let st = inp.state();
+        st.depth += 1;
+        let saved_ctx = st.ctx.take();
+        let saved = (st.stmt_start, st.stmt_byte);
+        let res = region_blocks(inp, &stmts, &label, r, RegionKind::Generic);
+        let st = inp.state();
+        (st.stmt_start, st.stmt_byte) = saved;
+        st.ctx = saved_ctx;
+        st.depth -= 1;
+        res?;
+        inp.parse(via(move |p: &mut Parser<'s>| p.close_region(r, open)))?;
+        Ok(r)
+    })
+}
+
+/// A block's label line without its statements: `^name[(%a: T, ...)]:`.
+type BlockLabel<'s> = (
+    (&'s str, Span),
+    Option<Vec<((&'s str, Span), (TypeId, Span))>>,
+);
+
+pub(super) fn block_label<'s>() -> impl P<'s, In<'s>, BlockLabel<'s>, SEx<'s>> + Clone {
     let arg = value().then_ignore(tk(Tok::Colon)).then(ty());
     let args = when(
         |l| {
@@ -580,76 +633,57 @@ pub(super) fn generic_region<'s>(
                 .then_ignore(tk(Tok::RParen)),
         )),
     );
-    let label = when(
-        |l| {
-            let a = l.a();
-            a.is_some_and(|t| matches!(t.tok, Tok::BlockId(_)))
-        },
-        tokf(&["block label"], |t| match t {
-            Tok::BlockId(l) => Some(l),
-            _ => None,
-        })
-        .then(args)
-        .then_ignore(tk(Tok::Colon)),
-    );
-    custom(move |inp: &mut IRef<'s, '_>| {
-        if inp.state().depth > MAX_DEPTH {
-            return Err(expected_here(inp, &["shallower nesting"]));
-        }
-        let open = inp.parse(tk(Tok::LBrace))?;
+    tokf(&["block label"], |t| match t {
+        Tok::BlockId(l) => Some(l),
+        _ => None,
+    })
+    .then(args)
+    .then_ignore(tk(Tok::Colon))
+}
+
+/// The statements of a region's entry block, then each further block (syntax.md §2.2):
+/// a label line `^name(%a: T, ...):` starts a block of `region` whose arguments are visible
+/// from there on (names resolve textually, which is dominance for the structured code kernels
+/// hold). A label that does not parse is reported and the rest of the region skipped.
+pub(super) fn region_blocks<'s>(
+    inp: &mut IRef<'s, '_>,
+    stmts: &Stmts<'s>,
+    label: &(impl P<'s, In<'s>, BlockLabel<'s>, SEx<'s>> + Clone),
+    region: RegionId,
+    kind: RegionKind,
+) -> Result<(), TyErr<'s>> {
+    region_body(inp, stmts, region, kind)?;
+    loop {
+        let i = here(inp);
         let st = inp.state();
-        let r = st.m.add_region(None, Span::default());
-        // Header definitions of an opaque op come first (syntax.md §2.1).
-        let pending = std::mem::take(&mut st.pending_args);
-        for (n, s) in pending {
-            let any = st.any_type();
-            let v = st.m.add_region_arg(r, n, any, s);
-            st.define_arg(n, v);
+        if st.stopped() || !st.tok(i).is_some_and(|t| matches!(t.tok, Tok::BlockId(_))) {
+            return Ok(());
         }
-        if let Some(((l, _), args)) = inp.parse(&label)? {
-            let st = inp.state();
-            if let Some(rd) = st.m.regions.get_mut(r.0 as usize) {
-                rd.label = Some(l.to_string());
+        st.pos = i;
+        st.set_stmt(i);
+        st.begin_statement();
+        match inp.parse(label) {
+            Ok(((l, span), args)) => {
+                let st = inp.state();
+                let block = st.m.add_block(region, l, span);
+                for ((n, s), (t, _)) in args.unwrap_or_default() {
+                    let v = st.m.add_block_arg(region, block, n, t, s);
+                    st.define_arg(n, v);
+                }
             }
-            for ((n, s), (t, _)) in args.unwrap_or_default() {
-                let v = st.m.add_region_arg(r, n, t, s);
-                st.define_arg(n, v);
-            }
-        }
-        let st = inp.state();
-        st.depth += 1;
-        let saved_ctx = st.ctx.take();
-        let multi = |inp: &mut IRef<'s, '_>| {
-            let i = here(inp);
-            let st = inp.state();
-            if let Some(t) = st.tok(i).filter(|t| matches!(t.tok, Tok::BlockId(_))) {
-                st.error_at(ParseError::MultiBlock, t.span);
+            Err(e) => {
+                let st = inp.state();
+                let _ = st.report_failure(e);
                 st.pos = i;
                 st.skip_to_region_end();
                 let to = st.pos;
                 st.pos = i;
                 advance_to(inp, to);
-                true
-            } else {
-                false
+                return Ok(());
             }
-        };
-        let mut res = Ok(());
-        if !multi(inp) {
-            let st = inp.state();
-            let saved = (st.stmt_start, st.stmt_byte);
-            res = region_body(inp, &stmts, r, RegionKind::Generic);
-            let st = inp.state();
-            (st.stmt_start, st.stmt_byte) = saved;
-            multi(inp);
         }
-        let st = inp.state();
-        st.ctx = saved_ctx;
-        st.depth -= 1;
-        res?;
-        inp.parse(via(move |p: &mut Parser<'s>| p.close_region(r, open)))?;
-        Ok(r)
-    })
+        region_body(inp, stmts, region, kind)?;
+    }
 }
 
 impl<'s> Parser<'s> {

@@ -397,6 +397,54 @@ where
     }))
 }
 
+/// The verbatim text of an opaque type or attribute (D-9), with canonical spacing so that two
+/// spellings of one type compare equal and a multi-line one prints on one line: comments are
+/// dropped, whitespace runs become one space, and none is kept after `<`, `(`, `[` or before
+/// `>`, `)`, `]`, `,`. String literals are kept as written.
+pub(crate) fn verbatim(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut space = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                if space && !out.ends_with(['<', '(', '[']) && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    out.push(d);
+                    match d {
+                        '\\' if !escaped => escaped = true,
+                        '"' if !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+                space = true;
+            }
+            c if c.is_whitespace() => space = true,
+            c => {
+                let glued = matches!(c, '>' | ')' | ']' | ',') || out.ends_with(['<', '(', '[']);
+                if space && !glued && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// The composite builtin types kept opaque (D-9).
 pub(crate) const OPAQUE_WORDS: &[&str] = &["memref", "tensor", "vector", "complex", "tuple"];
 
@@ -407,8 +455,7 @@ where
 {
     let opaque_text = |_: (), e: &mut chumsky::input::MapExtra<'a, '_, I, Ex<'a>>| {
         let s: Sp = e.span();
-        let text = e.state().text(sp(s)).to_string();
-        Type::Opaque(text)
+        Type::Opaque(verbatim(e.state().text(sp(s))))
     };
     let scalar_word = tokp(&[SILENT], |t, span, _| match t {
         Tok::BareId(w) if !OPAQUE_WORDS.contains(&w) => {
@@ -461,6 +508,25 @@ where
         name("!pto.tile").ignore_then(tile_body()),
         name("!pto.vreg").ignore_then(vreg_body()),
         name("!pto.mask").ignore_then(mask_body()),
+        // `!pto.ptr<vector<2xf16>, gm>`: a builtin composite element keeps the whole type
+        // verbatim (D-9), as other builtin composites are.
+        name("!pto.ptr")
+            .ignore_then(punct(Tok::LAngle))
+            .ignore_then(
+                tokp(&[SILENT], |t, _, _| {
+                    matches!(t, Tok::BareId(w) if OPAQUE_WORDS.contains(&w)).then_some(Ok(()))
+                })
+                .then_ignore(balanced_angle()),
+            )
+            .then_ignore(
+                punct(Tok::Comma)
+                    .ignore_then(tokp(&[SILENT], |t, _, _| {
+                        matches!(t, Tok::BareId(_)).then_some(Ok(()))
+                    }))
+                    .or_not(),
+            )
+            .then_ignore(punct(Tok::RAngle))
+            .map_with(opaque_text),
         name("!pto.ptr").ignore_then(ptr_body()),
         name("!pto.tensor_view").ignore_then(view_body(true)),
         name("!pto.partition_tensor_view").ignore_then(view_body(false)),

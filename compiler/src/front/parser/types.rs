@@ -292,6 +292,25 @@ impl<'s> Parser<'s> {
                             self.collect_type(j, &mut out)?;
                         }
                     }
+                    // `dense<...> [: type]`, `#dialect.attr<...> [: type]`.
+                    Some(
+                        Tok::BareId(
+                            "array" | "dense" | "dense_resource" | "sparse" | "affine_map"
+                            | "strided",
+                        )
+                        | Tok::AttrName(_),
+                    ) => {
+                        let t = self.tok(i).ok_or(i)?;
+                        out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+                        let mut j = i + 1;
+                        if matches!(self.tok(j).map(|t| t.tok), Some(Tok::LAngle)) {
+                            j = self.collect_balanced(j, &mut Vec::new(), &mut out)?;
+                        }
+                        if let Some(t) = self.tok(j).filter(|t| matches!(t.tok, Tok::Colon)) {
+                            out.push((t.tok, Sp::from(t.span.start..t.span.end)));
+                            self.collect_type(j + 1, &mut out)?;
+                        }
+                    }
                     _ => {
                         self.collect_type(i, &mut out)?;
                     }

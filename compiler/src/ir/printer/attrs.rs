@@ -40,6 +40,11 @@ impl Printer<'_> {
                 );
             }
             Attr::Opaque(text) => self.out.push_str(text),
+            Attr::Typed { value, ty } => {
+                self.attr(value);
+                self.out.push_str(" : ");
+                self.ty(*ty);
+            }
         }
     }
 
