@@ -40,8 +40,6 @@ pub enum ParseError {
     PositionalTile,
     #[error("multi-block regions are not supported")]
     MultiBlock,
-    #[error("expected end of input after the top-level module, found {found}")]
-    AfterModule { found: String },
     #[error("function body must end with 'return'")]
     MissingReturn,
     #[error("'return' must be the last operation of a function body")]
@@ -165,8 +163,7 @@ impl ParseError {
             | E::MissingElemType { .. }
             | E::HexDims { .. }
             | E::LegacyKeyOrder { .. }
-            | E::ResultNumberInDefinition
-            | E::AfterModule { .. } => Code::Syntax,
+            | E::ResultNumberInDefinition => Code::Syntax,
             E::IntegerOutOfRange => Code::IntegerOutOfRange,
             E::ResultNumberSpacing { .. } => Code::ResultNumberSpacing,
             E::ResultCountMismatch { .. } => Code::ResultCountMismatch,
