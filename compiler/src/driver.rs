@@ -1,5 +1,6 @@
 //! The pipeline over one input file: decode, split into chunks (`--split-input-file`), parse,
-//! select the profile (CLI flag, else `pto.target_arch`, else cpu; D-6), verify, and match
+//! select the profile (CLI flag, else the `pto.target_arch` of each op's nearest module that has
+//! one, else cpu; D-6), verify, and match
 //! `expected-*` directives (`--verify-diagnostics`, syntax.md §8.3). Shared by the CLI, tests
 //! and the benchmark. Never prints.
 //!
@@ -116,7 +117,8 @@ impl FileResult {
 }
 
 /// The profile of `TargetChoice::Auto` for `module` (D-6): its `pto.target_arch` when that is a
-/// known string, else `cpu`. (An unknown arch is diagnosed by the parser/verifier.)
+/// known string, else `cpu`. (An unknown arch is diagnosed by the parser/verifier.) Ops inside
+/// nested modules are verified on [`auto_profile_in`] of their region.
 pub fn auto_profile(module: &Module) -> Profile {
     module
         .target_arch()
@@ -124,31 +126,54 @@ pub fn auto_profile(module: &Module) -> Profile {
         .unwrap_or(Profile::Cpu)
 }
 
-/// D-6 (revised): an unknown `pto.target_arch` string is a warning naming the profile used
-/// instead: the CLI target, else cpu (`--target all` verifies every profile; its primary one is
-/// cpu). Non-string values are a parse error (E0201).
-pub fn target_arch_warning(module: &Module, choice: TargetChoice) -> Option<Diagnostic> {
-    let arch = module.target_arch()?;
-    if Profile::from_target_arch(arch).is_some() {
-        return None;
+/// The profile of `TargetChoice::Auto` for the ops of `region`: the `pto.target_arch` of the
+/// nearest enclosing module that has one (inner modules inherit it), when that is a known string,
+/// else `cpu`.
+pub fn auto_profile_in(module: &Module, region: crate::ir::RegionId) -> Profile {
+    module
+        .target_arch_in(region)
+        .and_then(Profile::from_target_arch)
+        .unwrap_or(Profile::Cpu)
+}
+
+/// The profile `choice` runs `op` on: the CLI's, else the one of `op`'s module
+/// ([`auto_profile_in`]; `--target all` runs every profile, this is its primary one).
+pub fn profile_of_op(choice: TargetChoice, module: &Module, op: crate::ir::OpId) -> Profile {
+    match choice {
+        TargetChoice::Profile(p) => p,
+        TargetChoice::Auto => module
+            .ops
+            .get(op.0 as usize)
+            .map_or(Profile::Cpu, |d| auto_profile_in(module, d.parent)),
+        TargetChoice::All => auto_profile(module),
     }
+}
+
+/// D-6 (revised): an unknown `pto.target_arch` string, in any module of the chunk, is a warning
+/// naming the profile used instead: the CLI target, else cpu (`--target all` verifies every
+/// profile; its primary one is cpu). Non-string values are a parse error (E0201).
+pub fn target_arch_warnings(module: &Module, choice: TargetChoice) -> Vec<Diagnostic> {
     let using = match choice {
         TargetChoice::Profile(p) => p,
         TargetChoice::Auto | TargetChoice::All => Profile::Cpu,
     };
-    let span = module
-        .attrs_span
-        .get("pto.target_arch")
-        .copied()
-        .unwrap_or_default();
-    Some(Diagnostic::new(
-        Code::UnknownTargetArch,
-        crate::front::error::ParseError::UnknownTargetArch {
-            value: arch.to_string(),
-            using: using.as_str().to_string(),
-        },
-        span,
-    ))
+    module
+        .target_archs()
+        .into_iter()
+        .filter_map(|(arch, span)| match arch {
+            crate::ir::Attr::Str(arch) if Profile::from_target_arch(arch).is_none() => {
+                Some(Diagnostic::new(
+                    Code::UnknownTargetArch,
+                    crate::front::error::ParseError::UnknownTargetArch {
+                        value: arch.to_string(),
+                        using: using.as_str().to_string(),
+                    },
+                    span,
+                ))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The profiles `choice` selects for `module`.
@@ -216,12 +241,13 @@ fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
         parse_diagnostics: parsed.diagnostics,
         verified: Vec::new(),
     };
-    if let Some(d) = result
+    let warnings = result
         .module
         .as_ref()
-        .and_then(|m| target_arch_warning(m, opts.target))
-    {
-        result.parse_diagnostics.push(d);
+        .map(|m| target_arch_warnings(m, opts.target))
+        .unwrap_or_default();
+    if !warnings.is_empty() {
+        result.parse_diagnostics.extend(warnings);
         crate::diag::sort_by_position(&mut result.parse_diagnostics);
     }
     // spec: D-27 (no verification after parse errors)
@@ -229,13 +255,22 @@ fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
         return result;
     }
     if let Some(module) = &result.module {
-        result.verified = profiles_for(opts.target, module)
-            .into_iter()
-            .map(|profile| ProfileResult {
-                profile,
-                diagnostics: crate::verify::verify_module(module, profile),
-            })
-            .collect();
+        result.verified = match opts.target {
+            // Each op on the profile of its nearest module (D-6 with nested modules).
+            TargetChoice::Auto => vec![ProfileResult {
+                profile: auto_profile(module),
+                diagnostics: crate::verify::verify_module_with(module, &|op| {
+                    profile_of_op(TargetChoice::Auto, module, op)
+                }),
+            }],
+            choice => profiles_for(choice, module)
+                .into_iter()
+                .map(|profile| ProfileResult {
+                    profile,
+                    diagnostics: crate::verify::verify_module(module, profile),
+                })
+                .collect(),
+        };
     }
     result
 }

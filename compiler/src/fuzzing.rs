@@ -127,6 +127,7 @@ pub const TOKENS: &[&str] = &[
     "loc(\"x\":1:2)",
     "pto.target_arch = \"a5\"",
     "{pto.target_arch = \"a7\"}",
+    "builtin.module @m attributes {pto.target_arch = \"a3\"} {",
     "dense<[1, 2]>",
     "memref<4xf32>",
     "@\"q\"",

@@ -124,11 +124,13 @@ fn format_file_joins_chunks_and_refuses_parse_errors() {
             "module {\n  func.func @a() {\n    return\n  }\n}\n// -----\nmodule attributes {pto.target_arch = \"a5\"} {\n}\n"
         )
     );
-    // Without the flag the marker is a comment: one module.
+    // Without the flag the marker is a comment: several top-level items, printed as written.
     let out = format_file(src.as_bytes(), &opts(TargetChoice::Auto, false));
-    assert!(
-        out.is_err(),
-        "a second top-level module after func is an error"
+    assert_eq!(
+        out.ok().as_deref(),
+        Some(
+            "func.func @a() {\n  return\n}\n\nmodule attributes {pto.target_arch = \"a5\"} {\n}\n"
+        )
     );
     assert!(format_file(TWO_CHUNKS.as_bytes(), &opts(TargetChoice::Auto, true)).is_err());
 }
@@ -158,5 +160,45 @@ func.func @g() {
     assert_eq!(
         codes,
         vec![Code::ExpectedNotProduced, Code::UnexpectedDiagnostic]
+    );
+}
+
+/// D-6 with nested modules: without `--target` each op is verified on the profile of its nearest
+/// module with a `pto.target_arch` (f32 -> f8E4M3FN exists on a5, not on a2a3); `--target`
+/// overrides every module.
+#[test]
+fn each_op_is_verified_on_its_modules_profile() {
+    let tcvt = "func.func @k(%x: !pto.tile_buf<vec, 32x32xf32>, %y: !pto.tile_buf<vec, 32x32xf8E4M3FN>) {\n  pto.tcvt ins(%x : !pto.tile_buf<vec, 32x32xf32>) outs(%y : !pto.tile_buf<vec, 32x32xf8E4M3FN>)\n  return\n}\n";
+    let src = format!(
+        "module attributes {{pto.target_arch = \"a5\"}} {{\n{tcvt}module {{\n{tcvt}}}\n}}\nmodule attributes {{pto.target_arch = \"a3\"}} {{\n{tcvt}}}\n"
+    );
+    let errors = |t: TargetChoice| -> Vec<usize> {
+        let r = check_file(src.as_bytes(), &opts(t, false));
+        assert!(
+            !r.chunks[0].parse_failed(),
+            "{:?}",
+            r.chunks[0].parse_diagnostics
+        );
+        r.chunks[0]
+            .diagnostics()
+            .filter(|d| d.is_error())
+            .map(|d| src[..d.span.start].matches('\n').count() + 1)
+            .collect()
+    };
+    // The a3 module's tcvt only (line 15); the inner module inherits a5.
+    assert_eq!(errors(TargetChoice::Auto), vec![15]);
+    assert_eq!(
+        errors(TargetChoice::Profile(Profile::A5)),
+        Vec::<usize>::new()
+    );
+    assert_eq!(errors(TargetChoice::Profile(Profile::A2a3)), vec![3, 8, 15]);
+    // Functions in nested modules are found by symbol (`ptoc run`).
+    let r = check_file(src.as_bytes(), &opts(TargetChoice::Auto, false));
+    let m = r.chunks[0].module.as_ref().unwrap();
+    assert_eq!(ptoc::interp::function_names(m), ["k", "k", "k"]);
+    let f = ptoc::interp::find_function(m, "k").unwrap();
+    assert_eq!(
+        ptoc::driver::profile_of_op(TargetChoice::Auto, m, f),
+        Profile::A5
     );
 }

@@ -157,3 +157,39 @@ func.func @g(%a: f32) -> i32 {
         ]
     );
 }
+
+#[test]
+fn each_module_is_a_symbol_table_and_a_namespace() {
+    // @f twice in different modules is fine; @g twice in one module is not, nor is @m twice
+    // at the top level. A module body does not see the values of the module around it.
+    let text = r#"module @m {
+  func.func @f() {
+    return
+  }
+  func.func @g() {
+    return
+  }
+  func.func @g() {
+    return
+  }
+}
+module @m {
+  func.func @f() {
+    return
+  }
+  %c = arith.constant 1 : index
+  module {
+    "test.use"(%c) : (index) -> ()
+  }
+}
+"#;
+    let got = check(text);
+    assert_eq!(
+        msgs(&got),
+        [
+            (8, "redefinition of symbol '@g'"),
+            (12, "redefinition of symbol '@m'"),
+            (18, "use of undefined value '%c'"),
+        ]
+    );
+}

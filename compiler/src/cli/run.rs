@@ -163,7 +163,13 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let params = Interpreter::new(module, func, accepted[0]).params();
+    // Without `--target`, the function runs on the profile of its module (nested modules may
+    // each name their own `pto.target_arch`).
+    let run_on = |p: Profile| match choice {
+        TargetChoice::Auto => driver::profile_of_op(choice, module, func),
+        _ => p,
+    };
+    let params = Interpreter::new(module, func, run_on(accepted[0])).params();
     let values = match bind_all(module, &params, &a.inputs, &a.valid) {
         Ok(v) => v,
         Err(e) => {
@@ -185,7 +191,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             summary.push_str(text);
             continue;
         }
-        let res = Interpreter::new(module, func, profile).run(values.clone());
+        let res = Interpreter::new(module, func, run_on(profile)).run(values.clone());
         let result = match res {
             Ok(r) => r,
             Err(e) => {

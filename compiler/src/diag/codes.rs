@@ -50,7 +50,7 @@ codes! {
     IntegerOutOfRange = ("E0006", "integer-out-of-range", Error, "an integer literal does not fit its type");
     ResultNumberSpacing = ("E0007", "result-number-spacing", Error, "a '#N' result number is separated from its value name");
     UnknownOperation = ("E0008", "unknown-operation", Error, "--strict-ops: an unknown operation is written in custom form (by default it is kept as an opaque statement)");
-    UnsupportedConstruct = ("E0009", "unsupported-construct", Error, "a construct ptoc does not accept (nested modules, aliases, positional !pto.tile)");
+    UnsupportedConstruct = ("E0009", "unsupported-construct", Error, "a construct ptoc does not accept (a module outside a module body, aliases, positional !pto.tile)");
     FunctionBody = ("E0010", "function-body", Error, "a function body or region is malformed ('return' placement, argument naming)");
     DuplicateAttribute = ("E0011", "duplicate-attribute", Error, "an attribute or type key is given twice");
     UnknownAttribute = ("E0012", "unknown-attribute", Error, "a known op carries an attribute key it does not define");

@@ -70,7 +70,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Write the op in generic form: `%r = \"pto.tadd\"(%a, %b) : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`.",
         ),
         UnsupportedConstruct => E(
-            "The input uses a construct ptoc does not accept: nested modules, type or attribute alias definitions (`!t = ...`, `#map = ...`), regions with more than one block or with successors, or the positional `!pto.tile<loc=vec, f32, 16, 16, ...>` spelling.",
+            "The input uses a construct ptoc does not accept: a module outside a module body (in a function or an op region), type or attribute alias definitions (`!t = ...`, `#map = ...`), regions with more than one block or with successors, or the positional `!pto.tile<loc=vec, f32, 16, 16, ...>` spelling.",
             "!t = !pto.tile_buf<vec, 16x16xf32>\nfunc.func @f(%a: !t) {\n  return\n}",
             "Spell types out at each use, use a single block per region, and write `!pto.tile<vec, 16x16xf32>` for tiles.",
         ),

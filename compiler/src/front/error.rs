@@ -38,8 +38,6 @@ pub enum ParseError {
     Unsupported { what: String },
     #[error("positional !pto.tile syntax is not supported; write !pto.tile<vec, 16x16xf32>")]
     PositionalTile,
-    #[error("expected end of input after the top-level module, found {found}")]
-    AfterModule { found: String },
     #[error("function body must end with 'return'")]
     MissingReturn,
     #[error("'return' must be the last operation of a function body")]
@@ -163,8 +161,7 @@ impl ParseError {
             | E::MissingElemType { .. }
             | E::HexDims { .. }
             | E::LegacyKeyOrder { .. }
-            | E::ResultNumberInDefinition
-            | E::AfterModule { .. } => Code::Syntax,
+            | E::ResultNumberInDefinition => Code::Syntax,
             E::IntegerOutOfRange => Code::IntegerOutOfRange,
             E::ResultNumberSpacing { .. } => Code::ResultNumberSpacing,
             E::ResultCountMismatch { .. } => Code::ResultCountMismatch,

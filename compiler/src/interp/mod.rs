@@ -90,23 +90,21 @@ pub struct Interpreter<'m> {
     profile: Profile,
 }
 
-/// The function ops of `module` named `name` (the text after `@`).
+/// The first function op of `module` named `name` (the text after `@`), in textual order,
+/// nested modules included.
 pub fn find_function(module: &Module, name: &str) -> Option<OpId> {
     module
-        .region(module.body)
-        .ops
-        .iter()
-        .copied()
+        .walk()
+        .into_iter()
         .find(|&op| matches!(&module.op(op).kind, OpKind::Func(f) if f.sym == name))
 }
 
-/// Names of every function with a body, in order.
+/// Names of every function with a body, in textual order (nested modules included).
 pub fn function_names(module: &Module) -> Vec<String> {
     module
-        .region(module.body)
-        .ops
-        .iter()
-        .filter_map(|&op| match &module.op(op).kind {
+        .walk()
+        .into_iter()
+        .filter_map(|op| match &module.op(op).kind {
             OpKind::Func(f) if f.has_body => Some(f.sym.clone()),
             _ => None,
         })

@@ -226,12 +226,23 @@ pub struct OpaqueOp {
     pub header_defs: u32,
 }
 
+/// `module [@name] [attributes {...}] { ... }` nested in a module body (or one of several
+/// top-level modules, see [`Module::bare`]). `attributes` are in `OpData.attrs`, the body is
+/// `regions[0]`; it is a symbol table and, like a function body, isolated from above.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModuleOp {
+    /// Symbol of `module @name`, the text after `@` (decoded if quoted).
+    pub name: Option<String>,
+}
+
 /// The closed set of ops ptoc knows; everything else is [`OpKind::Generic`] (generic form) or
 /// [`OpKind::Opaque`] (custom form).
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpKind {
     /// `func.func`; body (if any) is `regions[0]`, whose arguments are the function arguments.
     Func(FuncOp),
+    /// A nested module; body is `regions[0]`.
+    Module(ModuleOp),
     /// `return` / `func.return`; operands are the returned values.
     Return,
     Tcvt(TcvtOp),
@@ -360,6 +371,11 @@ pub struct Module {
     /// `module attributes {...}` (includes `pto.target_arch`).
     pub attrs: AttrDict,
     pub attrs_span: IndexMap<String, Span>,
+    /// The chunk's top-level items are the body's ops, at least one of them a module (several
+    /// top-level modules, or a module beside other items): MLIR reads them into an implicit
+    /// module, and the printer prints them back bare, without a `module` wrapper. `name` and
+    /// `attrs` are then empty.
+    pub bare: bool,
     pub body: RegionId,
     pub types: TypeTable,
     pub values: Vec<ValueData>,
@@ -522,6 +538,7 @@ impl Module {
     pub fn op_name(&self, id: OpId) -> &str {
         match &self.op(id).kind {
             OpKind::Func(_) => "func.func",
+            OpKind::Module(_) => "builtin.module",
             OpKind::Return => "func.return",
             OpKind::Tcvt(_) => "pto.tcvt",
             OpKind::Vcvt(_) => "pto.vcvt",
@@ -579,12 +596,63 @@ impl Module {
         }
     }
 
-    /// `pto.target_arch` as written, if it is a string.
+    /// `pto.target_arch` of the top-level module as written, if it is a string.
     pub fn target_arch(&self) -> Option<&str> {
         match self.attrs.get("pto.target_arch") {
             Some(Attr::Str(s)) => Some(s),
             _ => None,
         }
+    }
+
+    /// The module op enclosing `region` (`None` at the top level).
+    pub fn enclosing_module(&self, mut region: RegionId) -> Option<OpId> {
+        // Bounded: hand-built IR may have a cycle of regions and ops.
+        for _ in 0..=self.regions.len() {
+            let parent = self.regions.get(region.0 as usize)?.parent_op?;
+            let op = self.ops.get(parent.0 as usize)?;
+            if matches!(op.kind, OpKind::Module(_)) {
+                return Some(parent);
+            }
+            region = op.parent;
+        }
+        None
+    }
+
+    /// `pto.target_arch` in force for the ops of `region`: the attribute of the nearest
+    /// enclosing module that has one (inner modules inherit it), else the top-level module's.
+    /// `None` when no module says, or the nearest one's value is not a string.
+    pub fn target_arch_in(&self, region: RegionId) -> Option<&str> {
+        let mut at = region;
+        while let Some(m) = self.enclosing_module(at) {
+            let op = self.op(m);
+            if let Some(a) = op.attrs.get("pto.target_arch") {
+                return match a {
+                    Attr::Str(s) => Some(s),
+                    _ => None,
+                };
+            }
+            at = op.parent;
+        }
+        self.target_arch()
+    }
+
+    /// Every `pto.target_arch` written in the chunk (top-level module first, then nested
+    /// modules in textual order) with the span of its `key = value`.
+    pub fn target_archs(&self) -> Vec<(&Attr, Span)> {
+        let key = "pto.target_arch";
+        let mut out = Vec::new();
+        if let Some(a) = self.attrs.get(key) {
+            out.push((a, self.attrs_span.get(key).copied().unwrap_or_default()));
+        }
+        for op in self.walk() {
+            let data = self.op(op);
+            if let (OpKind::Module(_), Some(a)) = (&data.kind, data.attrs.get(key)) {
+                let span = self.spans.ops.get(op.0 as usize);
+                let span = span.and_then(|s| s.attrs.get(key).copied());
+                out.push((a, span.unwrap_or_default()));
+            }
+        }
+        out
     }
 }
 

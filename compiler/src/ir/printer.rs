@@ -1,7 +1,8 @@
 //! Canonical printer (syntax.md §7). `print_module(parse(x))` is a fixed point of fmt (D-26).
 //!
-//! Owns the textual spelling of every IR construct: layout (D-24: always `module {`, two-space
-//! indent, one op per line, a blank line between top-level items), the canonical spellings of
+//! Owns the textual spelling of every IR construct: layout (D-24: always `module {`, except for
+//! several top-level items ([`Module::bare`]), printed as written; two-space indent, one op per
+//! line, a blank line between the items of a module body), the canonical spellings of
 //! §7.2 (compact `!pto.tile_buf`, hardware `!pto.ptr` spaces, PTOAS round modes, `satmode`,
 //! custom forms for every known op), attribute order (D-25) and literals (§7.4).
 //!
@@ -94,6 +95,12 @@ impl<'m> Printer<'m> {
 
     fn module(&mut self) {
         // spec: D-24
+        let items = self.m.regions.get(self.m.body.0 as usize);
+        if self.m.bare && items.is_some_and(|r| !r.ops.is_empty()) {
+            // Several top-level items: printed as written, without an invented wrapper.
+            self.items(self.m.body, 0);
+            return;
+        }
         self.out.push_str("module");
         if let Some(name) = &self.m.name {
             self.out.push(' ');
@@ -104,16 +111,21 @@ impl<'m> Printer<'m> {
             self.dict_sorted(&self.m.attrs);
         }
         self.out.push_str(" {\n");
-        let ops = self.m.regions.get(self.m.body.0 as usize).map(|r| &r.ops);
+        self.items(self.m.body, 1);
+        self.out.push_str("}\n");
+    }
+
+    /// The ops of a module body at `level`, a blank line between two.
+    fn items(&mut self, body: RegionId, level: usize) {
+        let ops = self.m.regions.get(body.0 as usize).map(|r| &r.ops);
         if let Some(ops) = ops {
             for (i, &op) in ops.iter().enumerate() {
                 if i > 0 {
                     self.out.push('\n');
                 }
-                self.op(op, 1);
+                self.op(op, level);
             }
         }
-        self.out.push_str("}\n");
     }
 
     /// Prints the ops of `region` at `level`, one per line.

@@ -1,7 +1,8 @@
 //! Verifier: structure first, then the rules of one target profile.
 //!
 //! [`verify_module`] runs [`structure::check_tainted`] on the whole module, then the target
-//! rules ([`rules::check_except`]) on every tcvt/vcvt the structure pass did not taint, so a
+//! rules ([`rules::check_except`]) on every tcvt/vcvt the structure pass did not taint (each op
+//! on one profile, or with [`verify_module_with`] on the profile of its nearest module), so a
 //! structural error in one function does not hide rule errors elsewhere. The rules read operand
 //! types through def-use links, so a tainted op (one with a structural error itself, or an
 //! operand that is undefined, has a bad result number, is mistyped or bound to an invisible
@@ -18,7 +19,9 @@
 //!   does not enclose it).
 //! - A name defined while a value of that name is visible (per function; sibling regions may
 //!   reuse names), and two functions with one symbol — `redefinition` (E0102)
-//!   `redefinition of value '%x'` / `redefinition of symbol '@f'`, label `defined here`.
+//!   `redefinition of value '%x'` / `redefinition of symbol '@f'`, label `defined here`. Symbols
+//!   (`func.func @f`, `module @m`) are per symbol table: the top level and each nested module.
+//!   A nested module's body is isolated like a function body.
 //!   Two blocks of one region with one label — the same code, `redefinition of block '^bb1'`.
 //!   A block's arguments are visible from its label on (textual order stands for dominance).
 //! - `%r#N` past the defining op's results — `result-number-out-of-range` (E0103)
@@ -71,14 +74,23 @@ pub mod rules;
 pub mod structure;
 
 use crate::diag::Diagnostic;
-use crate::ir::Module;
+use crate::ir::{Module, OpId};
 use crate::target::Profile;
 
 /// Verifies `module` against `profile`, returning every diagnostic (errors, warnings, notes):
 /// structural ones first, then the target rules of every op without a structural error.
 pub fn verify_module(module: &Module, profile: Profile) -> Vec<Diagnostic> {
+    verify_module_with(module, &|_| profile)
+}
+
+/// [`verify_module`] with the profile of each tcvt/vcvt chosen by `profile_of` (with nested
+/// modules, the `pto.target_arch` of the op's module: `driver::profile_of_op`).
+pub fn verify_module_with(
+    module: &Module,
+    profile_of: &dyn Fn(OpId) -> Profile,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let tainted = structure::check_tainted(module, &mut diags);
-    rules::check_except(module, profile, &tainted, &mut diags);
+    rules::check_except_with(module, profile_of, &tainted, &mut diags);
     diags
 }

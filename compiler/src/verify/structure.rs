@@ -10,7 +10,8 @@
 //! values it defines); a value is visible from its definition to the end of its region,
 //! including nested regions; an op's results are not visible inside the op's own regions. A
 //! definition of a name that is visible at that point is a redefinition; sibling regions may
-//! reuse a name (as in MLIR). The module body is one more namespace for top-level ops.
+//! reuse a name (as in MLIR). The module body is one more namespace for top-level ops, and so is
+//! the body of each nested module (isolated from above, and its own symbol table).
 //!
 //! Taint: [`check_tainted`] also returns the ops the errors were found on ([`TaintedOps`]), so
 //! the target rules can still run on every other op. An op is tainted when it has a structural
@@ -38,9 +39,9 @@ pub enum StructureError {
     UndefinedValue { name: String },
     #[error("redefinition of value '{name}'")]
     Redefinition { name: String },
-    /// Two functions with one symbol.
     #[error("redefinition of block '{label}'")]
     BlockRedefinition { label: String },
+    /// Two functions (or modules) with one symbol in one symbol table.
     #[error("redefinition of symbol '{sym}'")]
     SymbolRedefinition { sym: String },
     /// `%r#N` with `N >= count`; `name` is the group name without `#N`.
@@ -288,25 +289,34 @@ impl<'a> Checker<'a> {
         self.module.spans.ops.get(op.0 as usize)
     }
 
-    /// Duplicate `func.func` symbols anywhere in the module.
+    /// Duplicate symbols (`func.func @f`, `module @m`) in one symbol table: the top-level
+    /// module, or a nested module's body (two modules may each define `@f`).
     fn check_symbols(&mut self) {
-        let mut seen: FxHashMap<&str, Span> = FxHashMap::default();
+        let mut seen: FxHashMap<(Option<OpId>, &str), Span> = FxHashMap::default();
         for (i, op) in self.module.ops.iter().enumerate() {
-            let OpKind::Func(f) = &op.kind else { continue };
+            let sym = match &op.kind {
+                OpKind::Func(f) => f.sym.as_str(),
+                OpKind::Module(m) => match &m.name {
+                    Some(n) => n.as_str(),
+                    None => continue,
+                },
+                _ => continue,
+            };
             let span = self
                 .op_spans(OpId(i as u32))
                 .map(|s| s.attrs.get("sym_name").copied().unwrap_or(s.name))
                 .unwrap_or_default();
-            if let Some(&first) = seen.get(f.sym.as_str()) {
+            let table = self.module.enclosing_module(op.parent);
+            if let Some(&first) = seen.get(&(table, sym)) {
                 let d = StructureError::SymbolRedefinition {
-                    sym: symbol_text(&f.sym),
+                    sym: symbol_text(sym),
                 }
                 .at(span)
                 .with_label(first, "defined here");
                 self.diags.push(d);
                 self.tainted.insert(OpId(i as u32));
             } else {
-                seen.insert(&f.sym, span);
+                seen.insert((table, sym), span);
             }
         }
     }
@@ -395,7 +405,7 @@ impl<'a> Checker<'a> {
                 .get(r.0 as usize)
                 .map(|rd| rd.args.clone())
                 .unwrap_or_default();
-            if matches!(data.kind, OpKind::Func(_)) {
+            if matches!(data.kind, OpKind::Func(_) | OpKind::Module(_)) {
                 self.namespace(r, &args);
             } else {
                 self.region(r, &args);
@@ -610,6 +620,7 @@ impl<'a> Checker<'a> {
             OpKind::Vlds => Some((1, 2)),
             OpKind::Vsts => Some((0, 1)),
             OpKind::Func(_)
+            | OpKind::Module(_)
             | OpKind::Return
             | OpKind::TLoad
             | OpKind::TStore

@@ -1,7 +1,8 @@
 //! `func.func` and `module` (syntax.md §2) as chumsky parsers: the function header (named or
 //! declaration arguments, results, `attributes`), the body with its `return` rules, the skip
-//! past a failed header, and the explicit module with the D-6 `pto.target_arch` check. Part of
-//! the statement grammar (`stmt_grammar`), whose invariants apply.
+//! past a failed header, and modules (the chunk's first, explicit module, and modules nested in
+//! a module body) with the D-6 `pto.target_arch` check. Part of the statement grammar
+//! (`stmt_grammar`), whose invariants apply.
 
 use chumsky::prelude::*;
 use chumsky::Parser as P;
@@ -11,13 +12,15 @@ use super::fn_type_grammar::types_until_rparen;
 use super::grammar::{TyErr, SILENT};
 use super::module::{OpParts, RegionKind};
 use super::op_grammar::{self as og, ty};
-use super::stmt_grammar::{region_blocks, region_body, Stmts};
-use super::stmt_prim::{either, here, is, kw, silent, tk, tokf, via, when, IRef, In, SEx};
-use super::Parser;
+use super::stmt_grammar::{region_blocks, region_body, trailing_loc, Stmts};
+use super::stmt_prim::{
+    either, expected_here, here, is, kw, silent, tk, tokf, via, when, IRef, In, SEx,
+};
+use super::{Parser, MAX_DEPTH};
 use crate::diag::Span;
 use crate::front::error::ParseError;
 use crate::front::lexer::Tok;
-use crate::ir::{FuncOp, OpKind, TypeId};
+use crate::ir::{FuncOp, ModuleOp, OpKind, TypeId};
 
 type Ty = (TypeId, Span);
 
@@ -258,8 +261,11 @@ fn func_rest<'s>(
     }
 }
 
-/// `module [@sym] [attributes {...}] { ... }`.
-pub(super) fn module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+/// The head of a module: `module`/`builtin.module`, `[@sym]`, `[attributes {...}]`, `{`;
+/// the D-6 `pto.target_arch` check runs on its dictionary.
+type ModuleHead = (Span, Option<(String, Span)>, Option<Vec<Entry>>, Span);
+
+fn module_head<'s>() -> impl P<'s, In<'s>, ModuleHead, SEx<'s>> + Clone {
     let name = when(
         |l| {
             let a = l.a();
@@ -277,36 +283,42 @@ pub(super) fn module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
         },
         kw("attributes", &["'attributes'"]).ignore_then(via(|p: &mut Parser<'s>| p.attr_dict())),
     );
-    let head = tokf(&["'module'"], |t| match t {
+    tokf(&["'module'"], |t| match t {
         Tok::BareId("module" | "builtin.module") => Some(()),
         _ => None,
     })
     .then(name)
-    .try_map_with(|(((), mstart), name), e| {
+    .then(attrs.try_map_with(|entries, e| {
         let st: &mut Parser<'s> = e.state();
+        for en in entries.iter().flatten() {
+            if en.key == "pto.target_arch" {
+                st.check_target_arch(&en.value, en.value_span);
+            }
+        }
+        Ok(entries)
+    }))
+    .then(tk(Tok::LBrace))
+    .map(|((((_, mstart), name), entries), open)| (mstart, name, entries, open))
+}
+
+/// The chunk's first statement when it is a `module`: its name and attributes are the IR
+/// module's, its body the IR module's body.
+pub(super) fn module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+    let head = module_head();
+    let loc = trailing_loc();
+    custom(move |inp: &mut IRef<'s, '_>| {
+        let (mstart, name, entries, _) = inp.parse(&head)?;
+        let st = inp.state();
+        st.top_module_name = mstart;
         if let Some((n, _)) = name {
             st.m.name = Some(n);
         }
-        Ok(mstart)
-    })
-    .then(attrs.try_map_with(|entries, e| {
-        let st: &mut Parser<'s> = e.state();
         if let Some(entries) = entries {
-            for en in &entries {
-                if en.key == "pto.target_arch" {
-                    st.check_target_arch(&en.value, en.value_span);
-                }
-            }
             let mut spans = indexmap::IndexMap::new();
             st.m.attrs = to_dict(entries, &mut spans);
             st.m.attrs_span = spans;
         }
-        Ok(())
-    }))
-    .then_ignore(tk(Tok::LBrace));
-    custom(move |inp: &mut IRef<'s, '_>| {
-        let (mstart, ()) = inp.parse(&head)?;
-        let body = inp.state().m.body;
+        let body = st.m.body;
         region_body(inp, &stmts, body, RegionKind::Module)?;
         if inp.state().stopped() {
             return Ok(());
@@ -316,6 +328,56 @@ pub(super) fn module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
         if let Some(s) = st.m.spans.regions.get_mut(body.0 as usize) {
             *s = mstart.join(end);
         }
-        Ok(())
+        inp.parse(&loc)
+    })
+}
+
+/// A module in a module body (nested, or one of several top-level modules): an op whose body
+/// is a fresh namespace for value names, like a function body.
+pub(super) fn nested_module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+    let head = module_head();
+    custom(move |inp: &mut IRef<'s, '_>| {
+        if inp.state().module_depth > MAX_DEPTH {
+            return Err(expected_here(inp, &["shallower nesting"]));
+        }
+        let (mstart, name, entries, open) = inp.parse(&head)?;
+        let st = inp.state();
+        let body = st.m.add_region(None, Span::default());
+        let saved_names = std::mem::take(&mut st.names);
+        let saved_ctx = st.ctx.take();
+        let saved = (st.stmt_start, st.stmt_byte);
+        st.module_depth += 1;
+        let res = region_body(inp, &stmts, body, RegionKind::Module);
+        let st = inp.state();
+        st.module_depth -= 1;
+        (st.stmt_start, st.stmt_byte) = saved;
+        st.ctx = saved_ctx;
+        st.names = saved_names;
+        res?;
+        inp.parse(via(move |p: &mut Parser<'s>| p.close_region(body, open)))?;
+        let st = inp.state();
+        if st.stmt_reported {
+            return Err(TyErr::Reported);
+        }
+        let mut parts = OpParts::new(
+            OpKind::Module(ModuleOp {
+                name: name.as_ref().map(|(n, _)| n.clone()),
+            }),
+            mstart,
+        );
+        parts.regions.push(body);
+        if let Some(entries) = entries {
+            parts.attrs = to_dict(entries, &mut parts.spans.attrs);
+        }
+        if let Some((_, s)) = name {
+            // The symbol's span, for `redefinition of symbol` (as a generic op's `sym_name`).
+            parts.spans.attrs.insert("sym_name".to_string(), s);
+        }
+        let (region, _) = st.cur_region();
+        let first = st.cur_first;
+        match st.finish_op(parts, &[], region, first, Vec::new()) {
+            Ok(_) => Ok(()),
+            Err(_) => Err(st.reported()),
+        }
     })
 }

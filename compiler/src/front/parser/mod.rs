@@ -89,8 +89,12 @@ pub(crate) struct Parser<'s> {
     /// Token index where the current statement started, and its byte offset.
     stmt_start: usize,
     stmt_byte: usize,
-    /// The file started with an explicit `module`.
+    /// The chunk is one explicit `module` (its first statement, until something follows it).
     explicit_module: bool,
+    /// Span of the `module` keyword of that first module.
+    top_module_name: Span,
+    /// Modules being parsed inside the chunk's module body (bounded by `MAX_DEPTH`).
+    module_depth: usize,
     names: HashMap<&'s str, Binding, FxBuildHasher>,
     /// Types already built from the same source text (no diagnostics when first built).
     type_cache: HashMap<&'s str, TypeId, FxBuildHasher>,
@@ -157,6 +161,8 @@ impl<'s> Parser<'s> {
             stmt_start: 0,
             stmt_byte: base,
             explicit_module: false,
+            top_module_name: Span::point(base),
+            module_depth: 0,
             names: HashMap::with_capacity_and_hasher(values, FxBuildHasher),
             type_cache: HashMap::with_capacity_and_hasher(64, FxBuildHasher),
             dict_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),

@@ -65,11 +65,50 @@ impl<'s> Parser<'s> {
         let input = super::tokens::TokInput(self.buf.clone());
         let _ = g.parse_with_state(input, self);
         self.sync_lex();
+        if !self.explicit_module {
+            let body = &self.m.regions[self.m.body.0 as usize];
+            self.m.bare = body
+                .ops
+                .iter()
+                .any(|op| matches!(self.m.ops[op.0 as usize].kind, OpKind::Module(_)));
+        }
+    }
+
+    /// Something follows the chunk's first module: the chunk holds several top-level items,
+    /// read as MLIR does into an implicit module. The first module becomes an op of a new
+    /// top-level body, taking the IR module's name and attributes.
+    pub(super) fn wrap_top_module(&mut self) {
+        let old = self.m.body;
+        let whole = self.m.spans.regions[old.0 as usize];
+        let new = self.m.add_region(None, Span::default());
+        let name = self.m.name.take();
+        let attrs = std::mem::take(&mut self.m.attrs);
+        let attr_spans = std::mem::take(&mut self.m.attrs_span);
+        let data = OpData {
+            kind: OpKind::Module(crate::ir::ModuleOp { name }),
+            operands: Vec::new(),
+            operand_types: Vec::new(),
+            results: Vec::new(),
+            result_groups: Vec::new(),
+            regions: vec![old],
+            attrs,
+            parent: new,
+        };
+        let spans = OpSpans {
+            op: whole,
+            name: self.top_module_name,
+            attrs: attr_spans,
+            ..OpSpans::default()
+        };
+        self.m.body = new;
+        let id = self.m.push_op(data, spans);
+        self.m.regions[old.0 as usize].parent_op = Some(id);
+        self.explicit_module = false;
     }
 
     /// D-6: a non-string value is an error, even when the CLI overrides it. An unknown string
     /// is a warning naming the profile used instead, which only the driver knows
-    /// (`driver::target_arch_warning`).
+    /// (`driver::target_arch_warnings`).
     pub(super) fn check_target_arch(&mut self, value: &Attr, span: Span) {
         match value {
             Attr::Str(_) => {}
@@ -79,13 +118,13 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Whether `region` is the body of an explicit module (its `}` closes it).
-    pub(super) fn in_explicit_module(&self, region: RegionId) -> bool {
-        region == self.m.body && self.explicit_module
+    /// Whether `region` is the implicit top-level module body (no `}` closes it).
+    pub(super) fn in_implicit_top(&self, region: RegionId) -> bool {
+        region == self.m.body && !self.explicit_module
     }
 
-    /// Skips to the end of the next `{...}` block of the current statement (nested modules
-    /// and functions are rejected whole, so their bodies cause no further errors).
+    /// Skips to the end of the next `{...}` block of the current statement (nested functions
+    /// and misplaced modules are rejected whole, so their bodies cause no further errors).
     pub(super) fn skip_to_block_end(&mut self) {
         while let Some(t) = self.peek() {
             match t {

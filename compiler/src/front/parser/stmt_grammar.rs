@@ -47,6 +47,7 @@ pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
             .ignored(),
     );
     let module = super::func_grammar::module_op(stmts.clone());
+    let rest = stmts.clone();
     let module_file = custom(move |inp: &mut IRef<'s, '_>| {
         let start = here(inp);
         let st = inp.state();
@@ -55,20 +56,17 @@ pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
         st.set_stmt(start);
         st.begin_statement();
         let r = inp.parse(statement_unit(module.clone()));
+        let i = here(inp);
         let st = inp.state();
-        if r.is_ok() && !st.stopped() {
-            let i = here(inp);
-            let st = inp.state();
-            if let Some(t) = st.tok(i) {
-                st.error_at(
-                    ParseError::AfterModule {
-                        found: t.tok.describe(),
-                    },
-                    t.span,
-                );
-                st.buf.borrow_mut().truncate(i);
-            }
+        if r.is_err() || st.stopped() || st.tok(i).is_none() {
+            return r;
         }
+        // More follows: several top-level items (MLIR's implicit module around them).
+        st.wrap_top_module();
+        let body = st.m.body;
+        st.regions.push((body, RegionKind::Module));
+        let r = inp.parse(&rest);
+        inp.state().regions.pop();
         r
     });
     let implicit = custom(move |inp: &mut IRef<'s, '_>| {
@@ -100,7 +98,7 @@ fn statement_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
     let end = st.stopped()
         || match next {
             None => true,
-            Some(Tok::RBrace) => kind != RegionKind::Module || st.in_explicit_module(region),
+            Some(Tok::RBrace) => kind != RegionKind::Module || !st.in_implicit_top(region),
             Some(Tok::BlockId(_)) => matches!(kind, RegionKind::Generic | RegionKind::Func),
             _ => false,
         };
@@ -204,14 +202,9 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
         .then_ignore(tk(Tok::Equals));
     let generic = generic_op(stmts.clone());
     let opaque = super::opaque::opaque_op(stmts.clone());
-    let func = super::func_grammar::func_op(stmts);
-    let loc = when(
-        |l| l.a().is_some_and(|t| matches!(t.tok, Tok::BareId("loc"))) && is(l.b(), Tok::LParen),
-        via(|p: &mut Parser<'s>| {
-            p.pos += 2;
-            p.skip_balanced(Tok::RParen)
-        }),
-    );
+    let func = super::func_grammar::func_op(stmts.clone());
+    let module = super::func_grammar::nested_module_op(stmts);
+    let loc = trailing_loc();
     custom(move |inp: &mut IRef<'s, '_>| {
         let i = here(inp);
         let st = inp.state();
@@ -244,15 +237,19 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
                 st.ctx = Some((first, unescape(name)));
                 inp.parse(&generic)?;
             }
+            Some(Tok::BareId("module" | "builtin.module"))
+                if kind == RegionKind::Module && no_groups =>
+            {
+                st.ctx = Some((first, "builtin.module".to_string()));
+                inp.parse(&module)?;
+            }
             Some(Tok::BareId(w @ ("module" | "builtin.module" | "func.func")))
                 if w != "func.func" || kind != RegionKind::Module || !no_groups =>
             {
                 let what = match w {
                     "func.func" => "nested functions",
-                    _ if kind == RegionKind::Module && !st.explicit_module => {
-                        "modules beside other top-level items"
-                    }
-                    _ => "nested modules",
+                    _ if !no_groups => "results of a module",
+                    _ => "modules outside a module body",
                 };
                 let span = st.span_at(j);
                 st.error_at(
@@ -322,6 +319,18 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
         inp.parse(&loc)?;
         Ok(())
     })
+}
+
+/// An optional `loc(...)` after a statement (skipped).
+pub(super) fn trailing_loc<'s>() -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
+    when(
+        |l| l.a().is_some_and(|t| matches!(t.tok, Tok::BareId("loc"))) && is(l.b(), Tok::LParen),
+        via(|p: &mut Parser<'s>| {
+            p.pos += 2;
+            p.skip_balanced(Tok::RParen)
+        }),
+    )
+    .ignored()
 }
 
 /// The custom forms, by canonical op name.

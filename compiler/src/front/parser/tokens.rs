@@ -11,9 +11,7 @@
 //! of the same window. Invariants:
 //! - a cursor is an absolute token index (error tokens excluded); chumsky never rewinds before
 //!   the start of the statement being parsed, except when a whole function fails, where tokens
-//!   already dropped read as [`Tok::Error`] placeholders that nothing matches;
-//! - `truncate` ends the input early (after `expected end of input after the top-level module`),
-//!   so the rest of the file is never lexed.
+//!   already dropped read as [`Tok::Error`] placeholders that nothing matches.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -102,13 +100,6 @@ impl<'s> TokBuf<'s> {
             self.toks.drain(..n);
             self.base_idx += n;
         }
-    }
-
-    /// Ends the input after the tokens read so far (absolute index `at`).
-    pub(crate) fn truncate(&mut self, at: usize) {
-        self.stream = None;
-        let rel = at.saturating_sub(self.base_idx);
-        self.toks.truncate(rel);
     }
 
     /// Span of the token at `i`, or the empty span at end of input.

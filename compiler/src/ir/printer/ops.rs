@@ -25,6 +25,23 @@ impl Printer<'_> {
         self.indent(level);
         match &op.kind {
             OpKind::Func(_) => self.func(op, level),
+            OpKind::Module(m) => {
+                self.out.push_str("module");
+                if let Some(name) = &m.name {
+                    self.out.push(' ');
+                    self.symbol(name);
+                }
+                if !op.attrs.is_empty() {
+                    self.out.push_str(" attributes ");
+                    self.dict_sorted(&op.attrs);
+                }
+                self.out.push_str(" {\n");
+                if let Some(&body) = op.regions.first() {
+                    self.items(body, level + 1);
+                }
+                self.indent(level);
+                self.out.push('}');
+            }
             OpKind::Return => {
                 self.out.push_str("return");
                 if !op.operands.is_empty() {

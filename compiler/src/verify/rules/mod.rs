@@ -52,7 +52,7 @@ mod vcvt;
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::types::{ScalarType, Signedness};
-use crate::ir::{Module, OpKind, OpSpans, TypeId};
+use crate::ir::{Module, OpId, OpKind, OpSpans, TypeId};
 use crate::target::Profile;
 use crate::verify::structure::TaintedOps;
 
@@ -70,6 +70,16 @@ pub fn check_except(
     skip: &TaintedOps,
     diags: &mut Vec<Diagnostic>,
 ) {
+    check_except_with(module, &|_| profile, skip, diags);
+}
+
+/// [`check_except`] with each op's profile chosen by `profile_of`.
+pub fn check_except_with(
+    module: &Module,
+    profile_of: &dyn Fn(OpId) -> Profile,
+    skip: &TaintedOps,
+    diags: &mut Vec<Diagnostic>,
+) {
     for op in module.walk() {
         if skip.contains(&op) {
             continue;
@@ -78,8 +88,8 @@ pub fn check_except(
             continue;
         };
         match &data.kind {
-            OpKind::Tcvt(t) => tcvt::check(module, op, t, profile, diags),
-            OpKind::Vcvt(v) => vcvt::check(module, op, v, profile, diags),
+            OpKind::Tcvt(t) => tcvt::check(module, op, t, profile_of(op), diags),
+            OpKind::Vcvt(v) => vcvt::check(module, op, v, profile_of(op), diags),
             _ => {}
         }
     }
