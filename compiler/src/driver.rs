@@ -7,7 +7,8 @@
 //! Invariants: every span in a result is a byte offset into the original file (chunks are parsed
 //! as slices with their base offset, §8.4); invalid UTF-8 yields exactly one `InvalidUtf8`
 //! diagnostic and no chunks (never an I/O error); a chunk with parse errors is not verified
-//! (D-27).
+//! (D-27). [`read_source`] stops reading at the first invalid UTF-8 sequence and
+//! [`display_text`] shows the offending bytes escaped.
 
 mod directives;
 mod lines;
@@ -183,6 +184,95 @@ pub fn profiles_for(choice: TargetChoice, module: &Module) -> Vec<Profile> {
         TargetChoice::Profile(p) => vec![p],
         TargetChoice::All => Profile::ALL.to_vec(),
     }
+}
+
+/// How many bytes from the first invalid UTF-8 byte on are kept by [`read_source`] and shown
+/// (escaped) by [`display_text`].
+pub const INVALID_SHOWN: usize = 16;
+
+/// Reads a source file from `reader`, stopping at the first invalid UTF-8 sequence: the result
+/// is the whole input when it is UTF-8, else its valid prefix followed by at most
+/// [`INVALID_SHOWN`] bytes from the first invalid one. [`decode`] reports the same diagnostic
+/// on the result as on the whole input, and the rest is never read: a large binary file costs
+/// what its first bytes cost. Each byte is validated once.
+pub fn read_source(reader: &mut dyn std::io::Read) -> std::io::Result<Vec<u8>> {
+    const BLOCK: usize = 64 * 1024;
+    let mut buf: Vec<u8> = Vec::new();
+    // Bytes before `checked` are valid UTF-8.
+    let mut checked = 0;
+    loop {
+        let len = buf.len();
+        buf.resize(len + BLOCK, 0);
+        let n = match reader.read(&mut buf[len..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => 0,
+            Err(e) => return Err(e),
+        };
+        buf.truncate(len + n);
+        match std::str::from_utf8(&buf[checked..]) {
+            Ok(_) => checked = buf.len(),
+            Err(e) => {
+                let at = checked + e.valid_up_to();
+                if e.error_len().is_some() || buf.len() - at >= INVALID_SHOWN {
+                    // A definite error: keep what `decode` and `display_text` look at.
+                    buf.truncate(buf.len().min(at + INVALID_SHOWN));
+                    if buf.len() >= at + INVALID_SHOWN || n == 0 {
+                        return Ok(buf);
+                    }
+                    // Fill up to INVALID_SHOWN bytes after the error, then stop.
+                    let mut more = vec![0; at + INVALID_SHOWN - buf.len()];
+                    let got = read_some(reader, &mut more)?;
+                    buf.extend_from_slice(&more[..got]);
+                    return Ok(buf);
+                }
+                // An incomplete sequence at the end of what was read: wait for more bytes.
+                checked = at;
+            }
+        }
+        if n == 0 {
+            return Ok(buf);
+        }
+    }
+}
+
+/// Reads until `out` is full or the input ends; returns how many bytes were read.
+fn read_some(reader: &mut dyn std::io::Read, out: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < out.len() {
+        match reader.read(&mut out[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// The text diagnostics of `bytes` are shown against: the text itself when it is UTF-8, else
+/// its valid prefix followed by the rest of that line's first [`INVALID_SHOWN`] bytes from the
+/// first invalid one, each non-ASCII or control byte escaped as `\xFF` (never raw bytes or
+/// replacement characters). Offsets before the first invalid byte are those of the file, so
+/// the `InvalidUtf8` diagnostic keeps its line and column.
+pub fn display_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let at = match std::str::from_utf8(bytes) {
+        Ok(text) => return std::borrow::Cow::Borrowed(text),
+        Err(e) => e.valid_up_to(),
+    };
+    let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let mut out = String::with_capacity(at + 4 * INVALID_SHOWN);
+    out.push_str(valid);
+    for &b in bytes[at..].iter().take(INVALID_SHOWN) {
+        if b == b'\n' {
+            break;
+        }
+        if b.is_ascii_graphic() || b == b' ' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Decodes `bytes` as UTF-8; on failure, the one `InvalidUtf8` diagnostic at the first bad byte.

@@ -10,7 +10,11 @@ use std::path::Path;
 
 use fastrand::Rng;
 
-use crate::driver::{check_file, format_file, match_directives, Options, TargetChoice};
+use crate::diag::clip::MESSAGE_MAX;
+use crate::diag::render::{render_human, render_json, LINE_MAX};
+use crate::driver::{
+    check_file, display_text, format_file, match_directives, FileResult, Options, TargetChoice,
+};
 use crate::front::{parse_module, InputFormat};
 use crate::ir::printer::print_module;
 
@@ -223,6 +227,110 @@ pub fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8], max_steps: usize) -> Vec
     v
 }
 
+/// Hostile inputs whose diagnostics must stay small (issue 11 item 9), by name: a 256 KiB line
+/// with a lexical error every two characters, an undefined value with a 256 KiB name, an op, a
+/// type and an attribute value with 200,000-character spellings, an unterminated string of as
+/// many, one long line of many syntax errors, control characters in tokens, and binary data
+/// after a valid prefix.
+pub fn hostile_inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let long = "x".repeat(200_000);
+    let func = |body: &str| format!("func.func @f(%a: i32) {{\n  {body}\n  return\n}}\n");
+    let mut binary = b"module {\n  mod\xFF\xFE".to_vec();
+    let mut rng = Rng::with_seed(7);
+    binary.extend((0..1 << 16).map(|_| rng.u8(..)));
+    vec![
+        ("long-line", func(&"$ ".repeat(1 << 17)).into_bytes()),
+        (
+            "long-value",
+            func(&format!("\"x.y\"(%v{}) : (i32) -> ()", "v".repeat(1 << 18))).into_bytes(),
+        ),
+        (
+            "long-op",
+            func(&format!("pto.{long} %a : i32")).into_bytes(),
+        ),
+        (
+            "long-type",
+            func(&format!("\"x.y\"(%a) : (!pto.{long}) -> ()")).into_bytes(),
+        ),
+        (
+            "long-attr",
+            func(&format!(
+                "pto.tcvt ins(%a {{rmode = #pto<round_mode {long}>}} : i32) outs(%a : i32)"
+            ))
+            .into_bytes(),
+        ),
+        (
+            "long-string",
+            func(&format!("%m = pto.pset_b32 \"{long} : !pto.mask<b32>")).into_bytes(),
+        ),
+        (
+            "many-errors",
+            func(&"%a = 1 ( } ".repeat(20_000)).into_bytes(),
+        ),
+        (
+            "control-chars",
+            func("%\u{1b}[31m = \"x\\\u{7}\" \u{1b}[2J").into_bytes(),
+        ),
+        ("binary", binary),
+    ]
+}
+
+/// The longest line a rendered diagnostic may have: a shown source line (at most
+/// `render::LINE_MAX` bytes, tabs expanded, or a window of the line) or a message, with margins.
+pub const RENDERED_LINE_MAX: usize = 4 * LINE_MAX + MESSAGE_MAX + 64;
+
+/// The bounds every rendering of `file`'s diagnostics must keep, as problems: a message longer
+/// than `clip::MESSAGE_MAX` characters (plus the ellipsis), or a rendered line (human or JSON
+/// per diagnostic) longer than [`RENDERED_LINE_MAX`] characters, or human output of more than
+/// `per_diag` bytes per diagnostic.
+pub fn rendering_problems(file: &FileResult, input: &[u8], per_diag: usize) -> Vec<String> {
+    let text = if file.text.is_empty() {
+        display_text(input).into_owned()
+    } else {
+        file.text.clone()
+    };
+    let diags: Vec<_> = file
+        .file_diagnostics
+        .iter()
+        .chain(file.chunks.iter().flat_map(|c| c.diagnostics()))
+        .cloned()
+        .collect();
+    let mut problems = Vec::new();
+    for d in &diags {
+        let n = d.message().chars().count();
+        if n > MESSAGE_MAX + 1 {
+            problems.push(format!("{}: message of {n} characters", d.code.as_str()));
+        }
+        for (format, out) in [
+            (
+                "human",
+                render_human(std::slice::from_ref(d), "f.pto", &text, false),
+            ),
+            ("json", render_json(std::slice::from_ref(d), "f.pto", &text)),
+        ] {
+            let longest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            if longest > RENDERED_LINE_MAX {
+                problems.push(format!(
+                    "{}: {format} line of {longest} characters",
+                    d.code.as_str()
+                ));
+            }
+            if format == "human" && out.len() > per_diag {
+                problems.push(format!(
+                    "{}: {} bytes of {format}",
+                    d.code.as_str(),
+                    out.len()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Bytes of human output one diagnostic may take in [`exercise`]: its snippet shows at most a
+/// few dozen lines (`render::FAR_LINES`), each bounded.
+pub const RENDERED_PER_DIAG: usize = 64 * RENDERED_LINE_MAX;
+
 /// What one run of [`exercise`] found.
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -233,9 +341,10 @@ pub struct Outcome {
     pub clean: bool,
 }
 
-/// Runs every pipeline entry point on `input` (both input formats, with and without split input,
-/// `--target all`, directive matching, fmt) and checks the print∘parse fixed point on every
-/// chunk that parsed cleanly. Panics propagate: callers wrap this in `catch_unwind`.
+/// Runs every pipeline entry point on `input` (both input formats, with and without split input
+/// and `--strict-ops`, `--target all`, directive matching, fmt), checks the bounds of
+/// [`rendering_problems`] on every diagnostic, and the print∘parse fixed point on every chunk
+/// that parsed cleanly. Panics propagate: callers wrap this in `catch_unwind`.
 pub fn exercise(input: &[u8]) -> Outcome {
     let mut out = Outcome::default();
     for format in [InputFormat::Pto, InputFormat::PtoAsm] {
@@ -245,11 +354,13 @@ pub fn exercise(input: &[u8]) -> Outcome {
                 split_input: split,
                 format,
                 parse_only: false,
-                strict_ops: false,
+                strict_ops: split,
             };
             let file = check_file(input, &opts);
             let _ = match_directives(&file);
             let _ = format_file(input, &opts);
+            out.problems
+                .extend(rendering_problems(&file, input, RENDERED_PER_DIAG));
             if split {
                 continue;
             }

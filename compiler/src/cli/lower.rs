@@ -154,7 +154,7 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     let Some((name, bytes)) = read_input(&args.file, io) else {
         return EXIT_USAGE;
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let text = crate::driver::display_text(&bytes).into_owned();
     let arch = arch_of(args.arch);
     let mut file = lower_file(&bytes, arch, args.split_input_file, true);
     if args.nan == NanArg::Any {
@@ -228,7 +228,7 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
     let Some((name, bytes)) = read_input(&args.file, io) else {
         return EXIT_USAGE;
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let text = crate::driver::display_text(&bytes).into_owned();
     let is_listing = args
         .file
         .extension()

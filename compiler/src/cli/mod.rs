@@ -141,9 +141,10 @@ fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
         }
         None => {
             let mut msg = format!(
-                "ptoc: unknown diagnostic code '{code}'\n\
+                "ptoc: unknown diagnostic code '{}'\n\
                  Codes are printed in brackets after the severity (error[E0207]) and as \"code\" \
-                 and \"name\" in --error-format json; `ptoc explain` accepts either. Known codes:\n"
+                 and \"name\" in --error-format json; `ptoc explain` accepts either. Known codes:\n",
+                crate::diag::clip::Echo(code)
             );
             for c in Code::ALL {
                 msg.push_str(&format!("  {}  {}\n", c.as_str(), c.name()));
@@ -154,13 +155,13 @@ fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
     }
 }
 
-/// Reads `path` (`-` = stdin) as bytes; returns the display name and the bytes, or reports the
-/// I/O error on stderr and returns `None` (exit 2).
+/// Reads `path` (`-` = stdin) as bytes, stopping after the first invalid UTF-8 sequence
+/// (`driver::read_source`); returns the display name and the bytes, or reports the I/O error on
+/// stderr and returns `None` (exit 2).
 fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
-    let mut bytes = Vec::new();
     if path.as_os_str() == "-" {
-        match io.stdin.read_to_end(&mut bytes) {
-            Ok(_) => Some(("<stdin>".to_string(), bytes)),
+        match driver::read_source(io.stdin) {
+            Ok(bytes) => Some(("<stdin>".to_string(), bytes)),
             Err(e) => {
                 io.err(&format!("ptoc: cannot read standard input: {e}\n"));
                 None
@@ -168,7 +169,7 @@ fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
         }
     } else {
         let name = path.display().to_string();
-        match std::fs::read(path) {
+        match std::fs::File::open(path).and_then(|mut f| driver::read_source(&mut f)) {
             Ok(b) => Some((name, b)),
             Err(e) => {
                 io.err(&format!("ptoc: cannot read '{name}': {e}\n"));

@@ -87,12 +87,13 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
     }
 }
 
-/// The text diagnostics are shown against: the decoded file, or for input that is not UTF-8 a
-/// lossy decoding (identical up to the first bad byte, where the only diagnostic points), so
-/// `invalid-utf8` still gets its line and column.
+/// The text diagnostics are shown against: the decoded file, or for input that is not UTF-8 its
+/// valid prefix and the offending bytes escaped (`driver::display_text`; identical up to the
+/// first bad byte, where the only diagnostic points), so `invalid-utf8` still gets its line and
+/// column.
 pub(super) fn display_text(file: &FileResult, bytes: &[u8]) -> String {
     if file.text.is_empty() && !bytes.is_empty() {
-        String::from_utf8_lossy(bytes).into_owned()
+        driver::display_text(bytes).into_owned()
     } else {
         file.text.clone()
     }

@@ -3,8 +3,11 @@
 //! Owns [`Span`] (byte ranges into the original file), [`Severity`], the stable [`Code`] table and
 //! [`Diagnostic`]. A diagnostic's message comes from a structured error value ([`DiagKind`], one
 //! thiserror enum per phase); text is produced only when rendering at the CLI edge
-//! (`render` module). Library code collects diagnostics and never prints or exits.
+//! (`render` module). Library code collects diagnostics and never prints or exits. Text taken
+//! from the input is echoed in messages only through `clip` (bounded, control characters
+//! escaped).
 
+pub mod clip;
 pub mod codes;
 pub mod explain;
 pub mod render;
@@ -142,9 +145,9 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
-    /// The rendered message (the cause's `Display`).
+    /// The rendered message (the cause's `Display`), bounded by [`clip::bound_message`].
     pub fn message(&self) -> String {
-        self.kind.to_string()
+        clip::bound_message(self.kind.to_string())
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error

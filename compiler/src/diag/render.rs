@@ -12,6 +12,17 @@
 //! only; every report then touches O(`FAR_LINES`) lines. The source and line index are built
 //! once per file. JSON keeps all spans as they are.
 //!
+//! Long lines: ariadne prints every line it shows in full, with an underline as long as the
+//! span. When a line a report would show is longer than [`LINE_MAX`] bytes, the report is drawn
+//! by [`render_windowed`] instead, in the same layout: each labelled line is shown as a window
+//! of at most [`WINDOW`] characters starting [`BEFORE`] characters before its first label, with
+//! `...` where the line goes on, and underlines end at the window's edge (as rustc does); a
+//! label on such a line that falls outside the window becomes a note with its location. A
+//! report's size is then bounded whatever the line length, and so is its cost. Messages,
+//! labels, notes and help are bounded by `clip::bound_message`, so JSON is bounded too.
+//!
+//! Undecodable input (E0002) is shown against the valid prefix followed by the offending
+//! bytes escaped as `\xFF` (`driver::display_text`); its underline covers those escapes.
 //! Invariants: rendering never panics, whatever the spans (they are clamped to the text and to
 //! UTF-8 character boundaries first); lines are `\n`-separated lines of the original file, the
 //! same lines `--verify-diagnostics` counts, and columns are 1-based character columns on that
@@ -22,7 +33,8 @@ use std::ops::Range;
 use ariadne::{Color, Config, IndexType, Label as ALabel, Report, ReportKind, Source};
 use serde_json::{json, Value};
 
-use super::{Diagnostic, Severity, Span};
+use super::clip::bound_message;
+use super::{Code, Diagnostic, Severity, Span};
 use crate::driver::LineIndex;
 
 /// The largest char boundary `<= offset`, clamped to `text.len()`.
@@ -125,14 +137,18 @@ fn render_with(
     let config = Config::default()
         .with_index_type(IndexType::Byte)
         .with_color(color);
-    let primary = clip_long(text, index, clamp_span(text, d.span));
+    let mut primary = clip_long(text, index, clamp_span(text, d.span));
+    if d.code == Code::InvalidUtf8 && text[primary.start..].starts_with("\\x") {
+        // The offending bytes are shown escaped, four characters each (`\xFF`).
+        let bytes = d.span.end.saturating_sub(d.span.start).max(1);
+        primary.end = floor_boundary(text, primary.start + 4 * bytes);
+    }
     let (p_first, p_last) = line_extent(index, &primary);
-    let mut builder = Report::build(kind, (file_name, primary.clone())).with_config(config);
     // ariadne underlines only labels that carry a message, and starts a new snippet whenever a
     // label lies above the previous one; so the primary label repeats the message and all
     // labels are added in source order.
     let message = d.message();
-    let mut labels: Vec<(Range<usize>, &str, Color)> = vec![(primary, &message, primary_color)];
+    let mut labels: Vec<Drawn> = vec![(primary.clone(), message, primary_color)];
     let mut far_notes = Vec::new();
     for l in &d.labels {
         let range = clamp_span(text, l.span);
@@ -142,14 +158,45 @@ fn render_with(
         } else {
             p_first.saturating_sub(last)
         };
+        let msg = bound_message(l.message.clone());
         if distance > FAR_LINES || last - first > FAR_LINES {
             let (line, col) = index.line_col(text, range.start);
-            far_notes.push(format!("{}: {file_name}:{line}:{col}", l.message));
+            far_notes.push(format!("{msg}: {file_name}:{line}:{col}"));
         } else {
-            labels.push((range, l.message.as_str(), Color::Blue));
+            labels.push((range, msg, Color::Blue));
         }
     }
     labels.sort_by_key(|(r, _, _)| (r.start, r.end));
+    let mut notes = far_notes;
+    for n in &d.notes {
+        let msg = bound_message(n.message.clone());
+        match n.span {
+            Some(s) => {
+                let (line, col) = index.line_col(text, s.start);
+                notes.push(format!("{msg} (at {file_name}:{line}:{col})"));
+            }
+            None => notes.push(msg),
+        }
+    }
+    let help = d.help.clone().map(bound_message);
+    let shown_lines = labels
+        .iter()
+        .map(|(r, _, _)| line_extent(index, r))
+        .fold((p_first, p_last), |(a, b), (f, l)| (a.min(f), b.max(l)));
+    let has_long_line = (shown_lines.0..=shown_lines.1)
+        .filter_map(|line| index.line_range(line))
+        .any(|r| r.len() > LINE_MAX);
+    if has_long_line {
+        let report = Windowed {
+            d,
+            file_name,
+            text,
+            index,
+            color,
+        };
+        return report.render(&primary, labels, notes, help);
+    }
+    let mut builder = Report::build(kind, (file_name, primary.clone())).with_config(config);
     for (range, msg, c) in labels {
         let mut label = ALabel::new((file_name, range)).with_message(msg);
         if color {
@@ -157,19 +204,10 @@ fn render_with(
         }
         builder.add_label(label);
     }
-    for n in far_notes {
+    for n in notes {
         builder.add_note(n);
     }
-    for n in &d.notes {
-        match n.span {
-            Some(s) => {
-                let (line, col) = index.line_col(text, s.start);
-                builder.add_note(format!("{} (at {file_name}:{line}:{col})", n.message));
-            }
-            None => builder.add_note(&n.message),
-        }
-    }
-    if let Some(h) = &d.help {
+    if let Some(h) = help {
         builder.add_help(h);
     }
     let mut buf = Vec::new();
@@ -186,6 +224,186 @@ fn render_with(
         out.push('\n');
     }
     out
+}
+
+/// A line longer than this many bytes is shown as a window around its labels.
+pub const LINE_MAX: usize = 240;
+/// Characters of a long line shown around its labels (without the `...` markers).
+pub const WINDOW: usize = 120;
+/// Characters of context shown before the first label of a windowed line.
+pub const BEFORE: usize = 40;
+
+/// A label to draw: its range, message and colour.
+type Drawn = (Range<usize>, String, Color);
+
+/// One report whose snippet has a long line, drawn in ariadne's layout by hand (module doc).
+struct Windowed<'a> {
+    d: &'a Diagnostic,
+    file_name: &'a str,
+    text: &'a str,
+    index: &'a LineIndex,
+    color: bool,
+}
+
+/// A labelled line's shown part: the window's byte range and whether it is cut on each side.
+struct LineWindow {
+    line: usize,
+    range: Range<usize>,
+    cut_left: bool,
+    cut_right: bool,
+}
+
+impl Windowed<'_> {
+    fn paint(&self, code: &str, s: &str) -> String {
+        if self.color && !s.is_empty() {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+
+    /// The window of `line` that starts [`BEFORE`] characters before byte `anchor`.
+    fn window(&self, line: usize, anchor: usize) -> LineWindow {
+        let text = self.text;
+        let full = self.index.line_range(line).unwrap_or(anchor..anchor);
+        let full = full.start..floor_boundary(text, full.end);
+        let end_of_line = if text[full.clone()].ends_with('\r') {
+            full.end - 1
+        } else {
+            full.end
+        };
+        let anchor = floor_boundary(text, anchor.clamp(full.start, end_of_line));
+        let start = text[full.start..anchor]
+            .char_indices()
+            .rev()
+            .nth(BEFORE.saturating_sub(1))
+            .map_or(full.start, |(i, _)| full.start + i);
+        let end = text[start..end_of_line]
+            .char_indices()
+            .nth(WINDOW)
+            .map_or(end_of_line, |(i, _)| start + i);
+        LineWindow {
+            line,
+            range: start..end,
+            cut_left: start > full.start,
+            cut_right: end < end_of_line,
+        }
+    }
+
+    fn render(
+        &self,
+        primary: &Range<usize>,
+        labels: Vec<Drawn>,
+        mut notes: Vec<String>,
+        help: Option<String>,
+    ) -> String {
+        let (text, index, file_name) = (self.text, self.index, self.file_name);
+        // Labels by line; a label outside its line's window becomes a note.
+        let mut groups: Vec<(LineWindow, Vec<Drawn>)> = Vec::new();
+        for (range, msg, c) in labels {
+            let line = index.line(range.start);
+            if groups.last().is_none_or(|(w, _)| w.line != line) {
+                let w = self.window(line, range.start);
+                groups.push((w, Vec::new()));
+            }
+            let Some((w, members)) = groups.last_mut() else {
+                continue;
+            };
+            if range.start > w.range.end || (range.start == w.range.end && w.cut_right) {
+                let (line, col) = index.line_col(text, range.start);
+                notes.push(format!("{msg}: {file_name}:{line}:{col}"));
+            } else {
+                members.push((range, msg, c));
+            }
+        }
+        let last_line = groups.iter().map(|(w, _)| w.line).max().unwrap_or(1);
+        let width = last_line.to_string().len();
+        let margin = |s: &str| self.paint("38;5;246", s);
+        // ariadne's margin: `width + 2` columns, the line number right-aligned before ` │`.
+        let pad = " ".repeat(width + 2);
+        let bar = margin("│");
+        let mut out = String::new();
+        out.push_str(&header(self.d, self.color));
+        out.push('\n');
+        let (line, col) = index.line_col(text, primary.start);
+        out.push_str(&format!(
+            "{pad}{} {file_name}:{line}:{col} {}\n",
+            margin("╭─["),
+            margin("]")
+        ));
+        out.push_str(&format!("{pad}{bar}\n"));
+        let mut previous: Option<usize> = None;
+        for (w, members) in &groups {
+            if previous.is_some_and(|p| w.line > p + 1) {
+                out.push_str(&format!("{pad}{}\n", self.paint("38;5;240", "┆")));
+            }
+            previous = Some(w.line);
+            let lead = if w.cut_left { "..." } else { "" };
+            let shown: String = text[w.range.clone()]
+                .chars()
+                .map(|c| {
+                    if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                        ' '
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let tail = if w.cut_right { "..." } else { "" };
+            out.push_str(&format!(
+                " {}{lead}{shown}{tail}\n",
+                margin(&format!("{:>width$} │ ", w.line))
+            ));
+            for (range, msg, c) in members {
+                let start = range.start.max(w.range.start);
+                let col = lead.len() + text[w.range.start..start].chars().count();
+                let end = range.end.clamp(start, w.range.end);
+                let len = text[start..end].chars().count().max(1);
+                let mid = len / 2;
+                let code = match c {
+                    Color::Red => "31",
+                    Color::Yellow => "33",
+                    Color::Cyan => "36",
+                    _ => "34",
+                };
+                let underline = format!("{}┬{}", "─".repeat(mid), "─".repeat(len - mid - 1));
+                out.push_str(&format!(
+                    "{pad}{bar} {}{}\n",
+                    " ".repeat(col),
+                    self.paint(code, &underline)
+                ));
+                let arrow = format!("╰{}", "─".repeat(len - mid + 1));
+                out.push_str(&format!(
+                    "{pad}{bar} {}{} {}\n",
+                    " ".repeat(col + mid),
+                    self.paint(code, &arrow),
+                    self.paint(code, msg)
+                ));
+            }
+        }
+        let note_color = |s: &str| self.paint("38;5;115", s);
+        if let Some(h) = help {
+            out.push_str(&format!(
+                "{pad}{bar} \n{pad}{bar} {}: {h}\n",
+                note_color("Help")
+            ));
+        }
+        let many = notes.len() > 1;
+        for (i, n) in notes.iter().enumerate() {
+            let label = if many {
+                format!("Note {}", i + 1)
+            } else {
+                "Note".to_string()
+            };
+            out.push_str(&format!(
+                "{pad}{bar} \n{pad}{bar} {}: {n}\n",
+                note_color(&label)
+            ));
+        }
+        out.push_str(&margin(&format!("{}╯", "─".repeat(width + 2))));
+        out.push('\n');
+        out
+    }
 }
 
 /// Renders every diagnostic of one file, sorted by position.
@@ -222,14 +440,14 @@ pub fn diagnostic_json(d: &Diagnostic, file_name: &str, text: &str, index: &Line
         "column": column,
         "span": span_json(d.span),
         "labels": d.labels.iter().map(|l| json!({
-            "message": l.message,
+            "message": bound_message(l.message.clone()),
             "span": span_json(l.span),
         })).collect::<Vec<_>>(),
         "notes": d.notes.iter().map(|n| json!({
-            "message": n.message,
+            "message": bound_message(n.message.clone()),
             "span": n.span.map_or(Value::Null, span_json),
         })).collect::<Vec<_>>(),
-        "help": d.help,
+        "help": d.help.clone().map(bound_message),
     })
 }
 
@@ -304,6 +522,46 @@ mod tests {
         let out = render_human(&[diag(Span::new(0, text.len()))], "t.pto", &text, false);
         assert!(out.contains("t.pto:1:1"), "{out}");
         assert!(!out.contains("last"), "{out}");
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_span() {
+        let text = format!("a\n{}%x{}\nb\n", "y ".repeat(50_000), " z".repeat(50_000));
+        let at = text.find("%x").unwrap_or(0);
+        let far = text.len() - 10;
+        let d = diag(Span::new(at, at + 2))
+            .with_label(Span::new(at - 4, at - 2), "near")
+            .with_label(Span::new(far, far + 1), "far on the line");
+        let out = render_human(&[d], "t.pto", &text, false);
+        assert!(out.len() < 2_000, "{} bytes: {out}", out.len());
+        assert!(out.lines().all(|l| l.chars().count() < 200), "{out}");
+        assert!(out.contains("t.pto:2:100001"), "{out}");
+        assert!(out.contains(" 2 │ ...y y y"), "{out}");
+        assert!(out.contains("%x z z"), "{out}");
+        assert!(out.contains("z z..."), "{out}");
+        assert!(out.contains("╰── near"), "{out}");
+        assert!(out.contains("Note: far on the line: t.pto:2:"), "{out}");
+        // The same margin as ariadne's.
+        assert!(out.contains("\n   │\n"), "{out}");
+        assert!(out.ends_with("───╯\n"), "{out}");
+        // An underline ends at the window's edge.
+        let whole = diag(Span::new(2, text.len() - 3));
+        let out = render_human(&[whole], "t.pto", &text, true);
+        assert!(out.len() < 4_000, "{} bytes", out.len());
+    }
+
+    #[test]
+    fn invalid_utf8_underlines_the_escaped_bytes() {
+        let d = Diagnostic::new(
+            Code::InvalidUtf8,
+            crate::front::lexer::LexError::InvalidUtf8,
+            Span::new(3, 4),
+        );
+        let shown = crate::driver::display_text(b"mod\xFF\xFEx\n");
+        assert_eq!(shown, "mod\\xFF\\xFEx");
+        let out = render_human(&[d], "b.bin", &shown, false);
+        assert!(out.contains("1 │ mod\\xFF\\xFEx"), "{out}");
+        assert!(out.contains("──┬─"), "{out}");
     }
 
     #[test]

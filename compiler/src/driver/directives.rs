@@ -235,7 +235,7 @@ pub fn match_directives(file: &FileResult) -> Vec<Diagnostic> {
                     DiagKind::Directive(format!(
                         "expected {} \"{}\" was not produced",
                         dir.severity.as_str(),
-                        dir.text
+                        crate::diag::clip::clip(&dir.text, crate::diag::clip::PHRASE_MAX)
                     )),
                     dir.span,
                 )),

@@ -34,10 +34,10 @@ use crate::target::Profile;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExecError {
     /// An element-type name that is not one of §2.1's spellings (usage).
-    #[error("unknown element type '{name}'{hint}")]
+    #[error("unknown element type '{}'{hint}", crate::diag::clip::Echo(name))]
     UnknownElemType { name: String, hint: &'static str },
     /// A rounding-mode name that is not a tcvt mode (usage).
-    #[error("unknown rounding mode '{name}' (expected one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT)")]
+    #[error("unknown rounding mode '{}' (expected one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT)", crate::diag::clip::Echo(name))]
     UnknownRoundMode { name: String },
     /// H (hybrid) rounding was requested: it cannot be executed (§4.1, `rounding-hybrid-unsupported`).
     #[error("hybrid rounding (H) cannot be executed (rounding-hybrid-unsupported)")]

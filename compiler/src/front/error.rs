@@ -1,8 +1,11 @@
 //! Parse-time errors (syntax.md §8-9), as structured data. Each variant knows its [`Code`].
 //!
 //! Invariant: the `Display` text of a variant is the diagnostic message, written in the style of
-//! syntax.md §8.1 (lowercase start, no final period, source text quoted).
+//! syntax.md §8.1 (lowercase start, no final period, source text quoted). Source text is
+//! echoed through `diag::clip` (bounded, control characters escaped); `found` descriptions come
+//! from `Tok::describe`, which already clips.
 
+use crate::diag::clip::{clip, Echo, PHRASE_MAX};
 use crate::diag::Code;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -16,23 +19,30 @@ pub enum ParseError {
     },
     #[error("expected element type after dimension list, found {found}")]
     MissingElemType { found: String },
-    #[error("expected a dimension list, found hex integer {text}; zero-sized dimensions are not allowed")]
+    #[error(
+        "expected a dimension list, found hex integer {}; zero-sized dimensions are not allowed",
+        Echo(text)
+    )]
     HexDims { text: String },
     #[error("expected key '{expected}', found {found} (legacy tile_buf keys are ordered loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad[, compact])")]
     LegacyKeyOrder { expected: String, found: String },
     #[error("integer literal out of range")]
     IntegerOutOfRange,
-    #[error("result number must directly follow the value name, as in {name}#{number}")]
+    #[error(
+        "result number must directly follow the value name, as in {}#{}",
+        Echo(name),
+        Echo(number)
+    )]
     ResultNumberSpacing { name: String, number: String },
     #[error("result number not allowed in a definition")]
     ResultNumberInDefinition,
-    #[error("'{op}' defines {defined} result{} but {given} name{} given", plural(*defined), if *given == 1 { " was" } else { "s were" })]
+    #[error("'{}' defines {defined} result{} but {given} name{} given", Echo(op), plural(*defined), if *given == 1 { " was" } else { "s were" })]
     ResultCountMismatch {
         op: String,
         defined: usize,
         given: usize,
     },
-    #[error("unknown operation '{name}' in custom form; ptoc keeps unknown ops only in generic form, e.g. {example}")]
+    #[error("unknown operation '{}' in custom form; ptoc keeps unknown ops only in generic form, e.g. {}", Echo(name), clip(example, PHRASE_MAX))]
     UnknownCustomOp { name: String, example: String },
     #[error("{what} are not supported")]
     Unsupported { what: String },
@@ -48,19 +58,19 @@ pub enum ParseError {
     MixedArgs,
     #[error("named function arguments need a body")]
     NamedArgsNeedBody,
-    #[error("duplicate attribute '{key}'")]
+    #[error("duplicate attribute '{}'", Echo(key))]
     DuplicateAttribute { key: String },
-    #[error("duplicate key '{key}' in compact tile_buf")]
+    #[error("duplicate key '{}' in compact tile_buf", Echo(key))]
     DuplicateTileBufKey { key: String },
-    #[error("unknown key '{key}' in compact tile_buf; expected valid, blayout, slayout, fractal, pad or compact")]
+    #[error("unknown key '{}' in compact tile_buf; expected valid, blayout, slayout, fractal, pad or compact", Echo(key))]
     UnknownTileBufKey { key: String },
-    #[error("unknown attribute '{key}' on '{op}'{}", suggestion.as_ref().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default())]
+    #[error("unknown attribute '{}' on '{}'{}", Echo(key), Echo(op), suggestion.as_ref().map(|s| format!("; did you mean '{}'?", Echo(s))).unwrap_or_default())]
     UnknownAttribute {
         key: String,
         op: String,
         suggestion: Option<String>,
     },
-    #[error("unknown type '{name}'{}", hint.as_ref().map(|h| format!("; did you mean '{h}'?")).unwrap_or_default())]
+    #[error("unknown type '{}'{}", Echo(name), hint.as_ref().map(|h| format!("; did you mean '{}'?", Echo(h))).unwrap_or_default())]
     UnknownType { name: String, hint: Option<String> },
     /// A type parameter outside its domain (syntax.md §3); the message names the rule.
     #[error("{message}")]
@@ -71,27 +81,31 @@ pub enum ParseError {
         value: u64,
         extent: u64,
     },
-    #[error("!pto.vreg must hold exactly 256 bytes; {shape} holds {bytes}")]
+    #[error("!pto.vreg must hold exactly 256 bytes; {} holds {bytes}", Echo(shape))]
     VregSize { shape: String, bytes: u128 },
-    #[error("unknown round mode '{name}' in #pto.round_mode<...>; the ISA spelling uses CAST_ names: write #pto.round_mode<CAST_{name}> or #pto<round_mode {name}>")]
+    #[error("unknown round mode '{0}' in #pto.round_mode<...>; the ISA spelling uses CAST_ names: write #pto.round_mode<CAST_{0}> or #pto<round_mode {0}>", Echo(name))]
     RoundModeIsaMixed { name: String },
-    #[error("unknown round mode '{name}' in #pto.round_mode<...>; expected one of CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC, CAST_ODD")]
+    #[error("unknown round mode '{}' in #pto.round_mode<...>; expected one of CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC, CAST_ODD", Echo(name))]
     UnknownIsaRoundMode { name: String },
-    #[error("unknown round mode '{name}'; expected one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT")]
+    #[error("unknown round mode '{}'; expected one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT", Echo(name))]
     UnknownRoundMode { name: String },
     #[error("rmode expects #pto<round_mode X>")]
     RmodeKind,
     #[error("satmode expects #pto<saturation_mode ON|OFF>")]
     SatmodeKind,
-    #[error("unknown saturation mode '{name}'; expected ON or OFF")]
+    #[error("unknown saturation mode '{}'; expected ON or OFF", Echo(name))]
     UnknownSatMode { name: String },
     #[error("cannot specify both 'satmode' and 'sat_mode'")]
     SatKeysBoth,
     #[error("rnd and round_mode cannot be specified together")]
     RndKeysBoth,
-    #[error("{key} must be a string literal")]
+    #[error("{} must be a string literal", Echo(key))]
     VcvtAttrNotString { key: String },
-    #[error("{key} has unsupported value '{value}'; expected {expected}")]
+    #[error(
+        "{} has unsupported value '{}'; expected {expected}",
+        Echo(key),
+        Echo(value)
+    )]
     VcvtAttrValue {
         key: String,
         value: String,
@@ -105,16 +119,16 @@ pub enum ParseError {
     TcvtDpsResults,
     #[error("expected {expected} operand types, found {found}")]
     OperandTypeCount { expected: usize, found: usize },
-    #[error("'{op}' expects {expected} operands, found {found}")]
+    #[error("'{}' expects {expected} operands, found {found}", Echo(op))]
     OperandCount {
         op: String,
         expected: String,
         found: usize,
     },
-    #[error("'{op}' in generic form: {message}")]
+    #[error("'{}' in generic form: {message}", Echo(op))]
     GenericForm { op: String, message: String },
     /// A warning (D-6 as revised): PTOAS falls back rather than failing.
-    #[error("unknown pto.target_arch \"{value}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using {using}")]
+    #[error("unknown pto.target_arch \"{}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using {using}", Echo(value))]
     UnknownTargetArch { value: String, using: String },
     #[error("pto.target_arch must be a string literal")]
     TargetArchNotString,
@@ -125,7 +139,7 @@ pub enum ParseError {
     AsmUnsupported,
     #[error("PTO.vcvt needs a type signature in assembly mode, e.g. ': !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<128xf16>'")]
     AsmMissingTypes,
-    #[error("position {position} of PTO.vcvt is the {what} mode; expected {expected} or NONE, found '{found}'")]
+    #[error("position {position} of PTO.vcvt is the {what} mode; expected {expected} or NONE, found '{}'", Echo(found))]
     AsmMode {
         position: usize,
         what: &'static str,
@@ -134,7 +148,12 @@ pub enum ParseError {
     },
     #[error("PTO.vcvt takes at most three mode operands (rnd, sat, part) after dst, src and mask")]
     AsmExtraOperand,
-    #[error("register '{reg}' holds {held} (line {line}) but is used as {used}")]
+    #[error(
+        "register '{}' holds {} (line {line}) but is used as {}",
+        Echo(reg),
+        Echo(held),
+        Echo(used)
+    )]
     AsmRegisterType {
         reg: String,
         held: String,

@@ -19,13 +19,13 @@ pub enum LexError {
     #[default]
     #[error("unexpected character")]
     Unknown,
-    #[error("unexpected character '{0}'")]
+    #[error("unexpected character '{}'", crate::diag::clip::echo_char(*.0))]
     UnexpectedChar(char),
     #[error("'%' must be followed by a value name")]
     StrayPercent,
     #[error("unterminated string literal")]
     UnterminatedString,
-    #[error("invalid escape sequence '\\{0}' in string literal")]
+    #[error("invalid escape sequence '\\{}' in string literal", crate::diag::clip::echo_char(*.0))]
     InvalidEscape(char),
     #[error("input is not valid UTF-8")]
     InvalidUtf8,
@@ -313,19 +313,20 @@ fn classify_error(
 impl Tok<'_> {
     /// How a token is named in `found ...` messages (syntax.md §8.1).
     pub fn describe(&self) -> String {
+        use crate::diag::clip::Echo;
         match self {
-            Tok::ValueId(s) => format!("value '{s}'"),
-            Tok::Symbol(s) => format!("symbol '{s}'"),
-            Tok::BlockId(s) => format!("block label '{s}'"),
-            Tok::TypeName(s) => format!("type name '{s}'"),
-            Tok::AttrName(s) => format!("attribute name '{s}'"),
-            Tok::DimPrefix(s) => format!("dimension list '{s}'"),
-            Tok::HexInt(s) => format!("hex integer {s}"),
-            Tok::Float(s) => format!("float '{s}'"),
-            Tok::Int(s) => format!("integer '{s}'"),
-            Tok::Str(s) => format!("string {s}"),
-            Tok::BareId(s) => format!("identifier '{s}'"),
-            Tok::Directive(s) => format!("directive '{s}'"),
+            Tok::ValueId(s) => format!("value '{}'", Echo(s)),
+            Tok::Symbol(s) => format!("symbol '{}'", Echo(s)),
+            Tok::BlockId(s) => format!("block label '{}'", Echo(s)),
+            Tok::TypeName(s) => format!("type name '{}'", Echo(s)),
+            Tok::AttrName(s) => format!("attribute name '{}'", Echo(s)),
+            Tok::DimPrefix(s) => format!("dimension list '{}'", Echo(s)),
+            Tok::HexInt(s) => format!("hex integer {}", Echo(s)),
+            Tok::Float(s) => format!("float '{}'", Echo(s)),
+            Tok::Int(s) => format!("integer '{}'", Echo(s)),
+            Tok::Str(s) => format!("string {}", Echo(s)),
+            Tok::BareId(s) => format!("identifier '{}'", Echo(s)),
+            Tok::Directive(s) => format!("directive '{}'", Echo(s)),
             Tok::Newline => "end of line".to_string(),
             Tok::Error => "invalid token".to_string(),
             other => format!("'{}'", other.punct_text()),

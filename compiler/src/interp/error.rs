@@ -6,19 +6,20 @@
 use pto_runtime::value::ValueError;
 use pto_runtime::ElemType;
 
+use crate::diag::clip::Echo;
 use crate::diag::{Code, Severity, Span};
 
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InterpErrorKind {
     /// An op the interpreter does not execute.
-    #[error("'{op}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)")]
+    #[error("'{}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)", Echo(op))]
     UnsupportedOp { op: String },
     /// An op ptoc does not know at all (read as an opaque statement).
-    #[error("'{op}' is not an operation ptoc knows (it was read as an opaque statement); the interpreter cannot execute it")]
+    #[error("'{}' is not an operation ptoc knows (it was read as an opaque statement); the interpreter cannot execute it", Echo(op))]
     OpaqueOp { op: String },
     /// An op the interpreter knows, in a form or with a type it cannot execute.
-    #[error("'{op}': {reason}")]
+    #[error("'{}': {reason}", Echo(op))]
     Unsupported { op: String, reason: String },
     /// `runtime-valid-shape`.
     #[error("{op}: {source}")]

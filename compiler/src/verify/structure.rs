@@ -29,34 +29,40 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::diag::clip::{clip, Echo, PHRASE_MAX};
 use crate::diag::{Code, Diagnostic, Span};
 use crate::ir::{Module, OpId, OpKind, RegionId, TcvtForm, TypeId, ValueDef, ValueId};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StructureError {
     /// Unresolved, defined later, or defined in a region that does not enclose the use.
-    #[error("use of undefined value '{name}'")]
+    #[error("use of undefined value '{}'", Echo(name))]
     UndefinedValue { name: String },
-    #[error("redefinition of value '{name}'")]
+    #[error("redefinition of value '{}'", Echo(name))]
     Redefinition { name: String },
-    #[error("redefinition of block '{label}'")]
+    #[error("redefinition of block '{}'", Echo(label))]
     BlockRedefinition { label: String },
     /// Two functions (or modules) with one symbol in one symbol table.
-    #[error("redefinition of symbol '{sym}'")]
+    #[error("redefinition of symbol '{}'", Echo(sym))]
     SymbolRedefinition { sym: String },
     /// `%r#N` with `N >= count`; `name` is the group name without `#N`.
-    #[error("'{name}' has only {count} result{}", plural(*count))]
+    #[error("'{}' has only {count} result{}", Echo(name), plural(*count))]
     ResultNumberOutOfRange { name: String, count: u32 },
     /// The names given for an op's results disagree with the results the op defines.
-    #[error("'{op}' defines {expected} result{} but {given} name{} {} given",
-        if expected == "1" { "" } else { "s" }, plural(*given), if *given == 1 { "was" } else { "were" })]
+    #[error("'{}' defines {expected} result{} but {given} name{} {} given",
+        Echo(op), if expected == "1" { "" } else { "s" }, plural(*given), if *given == 1 { "was" } else { "were" })]
     ResultCountMismatch {
         op: String,
         /// `1`, `2`, `1 or 2`.
         expected: String,
         given: u32,
     },
-    #[error("type mismatch for '{name}': defined as {defined}, used as {used}")]
+    #[error(
+        "type mismatch for '{}': defined as {}, used as {}",
+        Echo(name),
+        clip(defined, PHRASE_MAX),
+        clip(used, PHRASE_MAX)
+    )]
     OperandTypeMismatch {
         name: String,
         defined: String,
@@ -66,7 +72,12 @@ pub enum StructureError {
         plural(*found), plural(*expected))]
     ReturnCountMismatch { found: u32, expected: u32 },
     /// `index` is 0-based.
-    #[error("type of 'return' operand #{index} ('{name}') is {found}, but the function returns {expected}")]
+    #[error(
+        "type of 'return' operand #{index} ('{}') is {}, but the function returns {}",
+        Echo(name),
+        clip(found, PHRASE_MAX),
+        clip(expected, PHRASE_MAX)
+    )]
     ReturnTypeMismatch {
         index: u32,
         name: String,

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use pto_runtime::value::{Mask, Tile, VReg, MASK_BYTES, VREG_BYTES};
 use pto_runtime::ElemType;
 
+use crate::diag::clip::{clip, Echo, PHRASE_MAX};
 use crate::exec::dataio::{self, FileFormat};
 use crate::exec::ExecError;
 use crate::interp::{Param, ParamKind, Value};
@@ -33,13 +34,17 @@ pub enum Source {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BindError {
-    #[error("--{flag} expects ARG={what}, found '{text}'")]
+    #[error("--{flag} expects ARG={what}, found '{}'", Echo(text))]
     Syntax {
         flag: &'static str,
         what: &'static str,
         text: String,
     },
-    #[error("the function has no argument '{arg}' (arguments: {known})")]
+    #[error(
+        "the function has no argument '{}' (arguments: {})",
+        Echo(arg),
+        clip(known, PHRASE_MAX)
+    )]
     UnknownArg { arg: String, known: String },
     #[error("argument {name} is given more than once by --{flag}")]
     Duplicate { name: String, flag: &'static str },

@@ -253,7 +253,7 @@ pub(super) fn punct_label(t: Tok<'_>) -> &'static str {
 /// A bare word quoted as written (`'rows'`), other tokens described.
 pub(super) fn found_quoted(t: Option<Tok<'_>>) -> String {
     match t {
-        Some(Tok::BareId(s)) => format!("'{s}'"),
+        Some(Tok::BareId(s)) => format!("'{}'", crate::diag::clip::Echo(s)),
         Some(t) => t.describe(),
         None => "end of input".to_string(),
     }

@@ -5,18 +5,25 @@
 //! `i16` stays `i16`; the verifier passes the printed IR scalar type), never normalised through
 //! `ElemType::ir_name`. Fields hold that text so the rendering is fixed here and nowhere else.
 
+use crate::diag::clip::{clip, Echo, PHRASE_MAX};
 use crate::diag::Code;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RuleError {
     // ---- element types, operand kinds, shapes
-    #[error("{op} {role} element type '{ty}' is not supported by conversions")]
+    #[error(
+        "{op} {role} element type '{}' is not supported by conversions",
+        Echo(ty)
+    )]
     UnsupportedElemType {
         op: &'static str,
         role: &'static str,
         ty: String,
     },
-    #[error("pto.tcvt {role} must be a rank-2 !pto.tile_buf or !pto.tile, found '{ty}'")]
+    #[error(
+        "pto.tcvt {role} must be a rank-2 !pto.tile_buf or !pto.tile, found '{}'",
+        clip(ty, PHRASE_MAX)
+    )]
     TcvtOperandNotTile { role: &'static str, ty: String },
     #[error("pto.tcvt {role}: valid {dim} {valid} exceeds {dim}s {extent}")]
     TileValidExceedsShape {
@@ -107,7 +114,10 @@ pub enum RuleError {
     #[error("NaN inputs of tcvt from {src} to {dst} become +0 (fp4 has no NaN)")]
     Fp4NanToZero { src: String, dst: String },
     // ---- vcvt
-    #[error("pto.vcvt {role} must be a !pto.vreg, found '{ty}'")]
+    #[error(
+        "pto.vcvt {role} must be a !pto.vreg, found '{}'",
+        clip(ty, PHRASE_MAX)
+    )]
     VcvtNotVreg { role: &'static str, ty: String },
     #[error("!pto.vreg must hold exactly 256 bytes; {lanes}x{elem} holds {bytes}")]
     VregSize {
@@ -127,7 +137,10 @@ pub enum RuleError {
         dst: String,
         profile: String,
     },
-    #[error("pto.vcvt mask must be !pto.mask<b{expected}> for {src} input, found '{found}'")]
+    #[error(
+        "pto.vcvt mask must be !pto.mask<b{expected}> for {src} input, found '{}'",
+        clip(found, PHRASE_MAX)
+    )]
     VcvtMaskGranularity {
         expected: u32,
         src: String,
