@@ -156,12 +156,15 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let arch = arch_of(args.arch);
-    let mut file = lower_file(&bytes, arch, args.split_input_file, true);
-    if args.nan == NanArg::Any {
-        for op in &mut file.ops {
-            op.kernel.nan_any = true;
-        }
-    }
+    // `--nan any`: rules with a relaxed variant pick it (the kernel's `nan_any` says so);
+    // the others keep their exact kernel, which is also correct under the relaxed rule.
+    let file = lower_file(
+        &bytes,
+        arch,
+        args.split_input_file,
+        true,
+        args.nan == NanArg::Any,
+    );
     if !file.diagnostics.is_empty() {
         report_diags(&file.diagnostics, &name, &text, args.error_format, io);
     }
@@ -211,7 +214,7 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
     );
     for k in kernels {
         s.push_str(&format!(
-            "{} {} | {} | {} | {} | {} | {} | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
+            "{} {} | {} | {} | {} | {} | {} | {}edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
             k.op_name(),
             k.describe(),
             emit::asm::arch_name(k.arch),
@@ -219,6 +222,11 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
             k.body_len(),
             cycles_per_row(k),
             macro_cycles_per_row(k),
+            if k.nan_any {
+                "relaxed --nan=any (NaN inputs not compared): "
+            } else {
+                ""
+            },
         ));
     }
     s
@@ -243,7 +251,13 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         }
     } else {
         let arch = args.arch.map_or(Arch::Bh, arch_of);
-        let file = lower_file(&bytes, arch, args.split_input_file, false);
+        let file = lower_file(
+            &bytes,
+            arch,
+            args.split_input_file,
+            false,
+            args.nan == NanArg::Any,
+        );
         if !file.diagnostics.is_empty() {
             report_diags(&file.diagnostics, &name, &text, args.error_format, io);
         }
@@ -415,7 +429,7 @@ pub(crate) fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<Tensix
         init: lines(&k.init),
         body: lines(&k.body),
         drain: lines(&k.drain),
-        nan_any: false,
+        nan_any: h.nan_any,
         macro_form: None,
         vreg: h.vreg_shape(),
     })
