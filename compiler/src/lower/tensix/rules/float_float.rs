@@ -48,7 +48,8 @@
 //! result; zero stays +0); other lanes `m += 112 << 23` (rebias); exponent 31: Inf (sat: max),
 //! and with a payload `0x7FC00000 | payload << 13`; then SFPSETSGN. 19 (BH) / 20 (WH)
 //! instructions, sat ON +1. Exact: every f16 value is an f32 normal (or zero) and each path
-//! builds its pattern without rounding. New sequence.
+//! builds its pattern without rounding. New sequence. `--nan=any` (RELAXED): NaN lanes keep
+//! the Inf (or max) of their exponent — no payload step — 15 (BH) / 16 (WH), sat ON +1.
 //!
 //! ## `to_f16` — f32 / bf16 → f16, every mode, sat OFF/ON
 //! E = biased exponent, sig = significand (hidden bit; f32 subnormals without it when the mode
@@ -60,24 +61,28 @@
 //! canonical 0x7E00, sign to bit 15. RINT 40 (BH) / 41 (WH), ROUND 35/36, FLOOR/CEIL 42/43,
 //! TRUNC 31/32, ODD 41/42. Exact: one rounding of the exact significand on the fp16 grid of
 //! its binade (2^max(E-150+13, -24)); shifts ≥ 25 leave `sig < 2^(s-1)`, so the clamp to 31
-//! rounds like the true shift. bf16 runs unchanged (its datum is an f32 value). The published
+//! rounds like the true shift. bf16 runs unchanged (its datum is an f32 value). `--nan=any`
+//! (RELAXED): NaN lanes keep Inf (or max) — no fraction test — 3 instructions fewer (RINT
+//! 37 / 38). The published
 //! §8.14 fp16a (SFPSTOCHRND, ties away, flushes subnormals, NaN → Inf) is not used.
 //!
 //! ## `f16_bf16` — f16 → bf16, every mode, sat OFF/ON
 //! The exact `f16_f32` decode followed by the `f32_bf16` rounding (single rounding; NaN
 //! canonical; sat). RINT 29 (BH) / 30 (WH) instructions. New sequence. `--nan=any`
-//! (RELAXED): without the `f32_bf16` NaN step, RINT 24 / 25.
+//! (RELAXED): without the NaN steps of `f16_f32` and `f32_bf16`, RINT 20 / 21.
 //!
 //! ## `fr_f32` — f32 → f32 and bf16 → bf16 (FR: round to integral), every mode, sat ignored
 //! `q = round(sig >> s)` with `s = clamp(150 - E, 1, 31)` (the same integer rounding as
 //! `to_f16`) is the integral magnitude; `float(q)` by SFPCAST is exact (q ≤ 2^24); lanes with
 //! E ≥ 150 keep x (already integral, ±Inf), NaN lanes get 0x7FC00000; SFPSETSGN restores the
 //! sign (−0.5 CEIL → −0). RINT 31, ROUND 26, FLOOR/CEIL 31, TRUNC 22, ODD 32 (BH = WH). A bf16
-//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence.
+//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence. `--nan=any` (RELAXED):
+//! NaN lanes keep x (no canonical NaN), 4 instructions fewer (RINT 27).
 //!
 //! ## `fr_f16` — f16 → f16 (FR), every mode, sat ignored
 //! `f16_f32` decode, `fr_f32`, then `to_f16` TRUNC (exact: the value is representable).
-//! 68–78 (BH) / 70–80 (WH) instructions. New sequence.
+//! 68–78 (BH) / 70–80 (WH) instructions. New sequence. `--nan=any` (RELAXED): the three NaN
+//! steps left out (RINT 66 / 68).
 
 use pto_runtime::convert::Rounding;
 use pto_runtime::elem::ElemType;
@@ -406,18 +411,26 @@ fn f16_core(b: &mut Builder, sat: bool) {
         "sfpiadd -31, L2, L2, IMM|CC_GTE0",
         "lanes with e = 31 (Inf, NaN)",
     );
-    b.op("sfpexman 0, L1, L3, PAD9", "t = payload << 13");
+    let nan_fix = !b.nan_any();
+    if nan_fix {
+        b.op("sfpexman 0, L1, L3, PAD9", "t = payload << 13");
+    }
     if sat {
         b.imm32(Reg::L1, 0x7F7F_FFFF, "max (sat: Inf -> max)");
     } else {
         b.imm32(Reg::L1, 0x7F80_0000, "Inf");
     }
-    b.op(
-        "sfpiadd -1, L3, L4, IMM|CC_GTE0",
-        "lanes with a payload (NaN)",
-    );
-    b.op("sfploadi L1, FLOATB, 0x7fc0", "quiet NaN");
-    b.op("sfpor 0, L3, L1, 0", "payload left-aligned");
+    if nan_fix {
+        b.op(
+            "sfpiadd -1, L3, L4, IMM|CC_GTE0",
+            "lanes with a payload (NaN)",
+        );
+        b.op("sfploadi L1, FLOATB, 0x7fc0", "quiet NaN");
+        b.op("sfpor 0, L3, L1, 0", "payload left-aligned");
+    } else {
+        // --nan=any: NaN lanes keep the Inf (or max) of their exponent.
+        b.relax();
+    }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.op("sfpsetsgn 0, L1, L0, 0", "result = |m| with the sign of h");
 }
@@ -606,12 +619,17 @@ fn f16_encode(b: &mut Builder, mode: Rounding, sat: bool) {
         "lanes with E = 255 (Inf, NaN)",
     );
     b.imm32(Reg::L2, if sat { 0x7BFF } else { 0x7C00 }, "Inf (sat: max)");
-    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
-    b.op(
-        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
-        "lanes with a fraction (NaN)",
-    );
-    b.imm32(Reg::L2, 0x7E00, "canonical quiet NaN");
+    if b.nan_any() {
+        // --nan=any: NaN lanes keep the Inf (or max).
+        b.relax();
+    } else {
+        b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+        b.op(
+            "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+            "lanes with a fraction (NaN)",
+        );
+        b.imm32(Reg::L2, 0x7E00, "canonical quiet NaN");
+    }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.op("sfpshft -31, L0, L0, IMM", "sign of x");
     b.op("sfpshft 15, L0, L0, IMM", "  at bit 15");
@@ -652,13 +670,18 @@ fn fr_core(b: &mut Builder, mode: Rounding) {
         "lanes with E >= 150: already integral",
     );
     b.op("sfpmov 0, L0, L2, 0", "r = x");
-    b.op("sfpiadd -105, L6, L6, IMM|CC_GTE0", "lanes with E = 255");
-    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
-    b.op(
-        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
-        "lanes with a fraction (NaN)",
-    );
-    b.op("sfploadi L2, FLOATB, 0x7fc0", "canonical quiet NaN");
+    if b.nan_any() {
+        // --nan=any: NaN lanes keep x.
+        b.relax();
+    } else {
+        b.op("sfpiadd -105, L6, L6, IMM|CC_GTE0", "lanes with E = 255");
+        b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+        b.op(
+            "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+            "lanes with a fraction (NaN)",
+        );
+        b.op("sfploadi L2, FLOATB, 0x7fc0", "canonical quiet NaN");
+    }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.op(
         "sfpsetsgn 0, L2, L0, 0",
