@@ -10,7 +10,8 @@
 //! lowers every `pto.tcvt`, self-checks each kernel on the §9 edge list, and writes one listing
 //! per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or stdout.
 //! Any diagnostic with an error (parse, verify, a combination with no exact kernel) → exit 1 and
-//! nothing is written. `--report` prints a table instead of code.
+//! nothing is written. `--report` prints a table instead of code. `--nan any` lowers the relaxed
+//! variant where a rule has one (`TensixKernel::nan_any`, said in the listing and the report).
 //!
 //! `prove` runs the full proof in process (tensix.md §9): 8/16-bit sources exhaustively, 32-bit
 //! sources on the edge list plus `--random` patterns (default 2^24), or all 2^32 with
@@ -81,7 +82,8 @@ pub struct LowerArgs {
     /// Print per conversion: rule, instructions, cycles per row, proof status (no code).
     #[arg(long)]
     pub report: bool,
-    /// NaN handling (see `ptoc prove`).
+    /// NaN handling: `any` picks the relaxed (cheaper) kernel where a rule has one; NaN inputs
+    /// may then give any output, every other input stays exact.
     #[arg(long, value_enum, default_value_t = NanArg::Exact)]
     pub nan: NanArg,
     /// How diagnostics are written.
