@@ -62,6 +62,7 @@ fn produced(code: Code, example: &str) -> Vec<(Code, String)> {
             pto_runtime::tensix::isa::Arch::Bh,
             false,
             true,
+            false,
         );
         return lowered
             .diagnostics

@@ -118,3 +118,58 @@ fn a_mistimed_macro_fails_its_comparison_with_the_plain_program() {
     let bad = prove(&k, &ProofOptions::default(), &|_| {});
     assert!(!bad.passed(), "{bad:?}");
 }
+
+/// `--nan=any` variants (tensix.md §9 relaxed mode): every combination whose rule has one is
+/// proven under the relaxed rule on both archs (NaN inputs run, not compared; every other
+/// input exact, macro form equal to the plain program), is cheaper than the exact kernel, and
+/// really is relaxed: the exact proof (NaN compared) fails, so the flag is not decorative.
+#[test]
+fn every_nan_any_variant_is_proven_relaxed_and_is_cheaper() {
+    let opts = ProofOptions {
+        random: 1 << 14,
+        ..ProofOptions::default()
+    };
+    let mut variants = 0;
+    let mut failures = Vec::new();
+    for arch in [Arch::Bh, Arch::Wh] {
+        for combo in Combo::all() {
+            let Ok(k) = ptoc::lower::tensix::lower_combo_with(combo, arch, true) else {
+                continue;
+            };
+            if !k.nan_any {
+                continue;
+            }
+            variants += 1;
+            let exact = lower_combo(combo, arch).expect("the exact kernel exists");
+            assert!(!exact.nan_any);
+            if k.body_len() >= exact.body_len() {
+                failures.push(format!(
+                    "{arch:?} {}: relaxed {} >= exact {} instructions",
+                    combo.describe(),
+                    k.body_len(),
+                    exact.body_len()
+                ));
+            }
+            let rep = prove(&k, &opts, &|_| {});
+            if !rep.passed() || !rep.relaxed || rep.nan_skipped == 0 {
+                failures.push(format!("{arch:?} {}: {rep:?}", combo.describe()));
+            }
+            let mut strict = k.clone();
+            strict.nan_any = false;
+            let rep = prove(&strict, &opts, &|_| {});
+            if rep.passed() {
+                failures.push(format!(
+                    "{arch:?} {}: the relaxed kernel also passes the exact proof (nothing dropped?)",
+                    combo.describe()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(variants > 0);
+}

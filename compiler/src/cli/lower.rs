@@ -10,7 +10,8 @@
 //! lowers every `pto.tcvt`, self-checks each kernel on the §9 edge list, and writes one listing
 //! per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or stdout.
 //! Any diagnostic with an error (parse, verify, a combination with no exact kernel) → exit 1 and
-//! nothing is written. `--report` prints a table instead of code.
+//! nothing is written. `--report` prints a table instead of code. `--nan any` lowers the relaxed
+//! variant where a rule has one (`TensixKernel::nan_any`, said in the listing and the report).
 //!
 //! `prove` runs the full proof in process (tensix.md §9): 8/16-bit sources exhaustively, 32-bit
 //! sources on the edge list plus `--random` patterns (default 2^24), or all 2^32 with
@@ -81,7 +82,8 @@ pub struct LowerArgs {
     /// Print per conversion: rule, instructions, cycles per row, proof status (no code).
     #[arg(long)]
     pub report: bool,
-    /// NaN handling (see `ptoc prove`).
+    /// NaN handling: `any` picks the relaxed (cheaper) kernel where a rule has one; NaN inputs
+    /// may then give any output, every other input stays exact.
     #[arg(long, value_enum, default_value_t = NanArg::Exact)]
     pub nan: NanArg,
     /// How diagnostics are written.
@@ -156,12 +158,15 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     };
     let text = crate::driver::display_text(&bytes).into_owned();
     let arch = arch_of(args.arch);
-    let mut file = lower_file(&bytes, arch, args.split_input_file, true);
-    if args.nan == NanArg::Any {
-        for op in &mut file.ops {
-            op.kernel.nan_any = true;
-        }
-    }
+    // `--nan any`: rules with a relaxed variant pick it (the kernel's `nan_any` says so);
+    // the others keep their exact kernel, which is also correct under the relaxed rule.
+    let file = lower_file(
+        &bytes,
+        arch,
+        args.split_input_file,
+        true,
+        args.nan == NanArg::Any,
+    );
     if !file.diagnostics.is_empty() {
         report_diags(&file.diagnostics, &name, &text, args.error_format, io);
     }
@@ -211,7 +216,7 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
     );
     for k in kernels {
         s.push_str(&format!(
-            "{} {} | {} | {} | {} | {} | {} | edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
+            "{} {} | {} | {} | {} | {} | {} | {}edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
             k.op_name(),
             k.describe(),
             emit::asm::arch_name(k.arch),
@@ -219,6 +224,11 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
             k.body_len(),
             cycles_per_row(k),
             macro_cycles_per_row(k),
+            if k.nan_any {
+                "relaxed --nan=any (NaN inputs not compared): "
+            } else {
+                ""
+            },
         ));
     }
     s
@@ -243,7 +253,13 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         }
     } else {
         let arch = args.arch.map_or(Arch::Bh, arch_of);
-        let file = lower_file(&bytes, arch, args.split_input_file, false);
+        let file = lower_file(
+            &bytes,
+            arch,
+            args.split_input_file,
+            false,
+            args.nan == NanArg::Any,
+        );
         if !file.diagnostics.is_empty() {
             report_diags(&file.diagnostics, &name, &text, args.error_format, io);
         }
@@ -415,7 +431,7 @@ pub(crate) fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<Tensix
         init: lines(&k.init),
         body: lines(&k.body),
         drain: lines(&k.drain),
-        nan_any: false,
+        nan_any: h.nan_any,
         macro_form: None,
         vreg: h.vreg_shape(),
     })

@@ -61,6 +61,7 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
             pto_runtime::tensix::isa::Arch::Bh,
             a.split_input_file,
             false,
+            false,
         );
         let extra: Vec<Diagnostic> = lowered
             .diagnostics

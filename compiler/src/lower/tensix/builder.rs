@@ -34,6 +34,10 @@ pub struct Builder {
     pub(crate) body: Vec<Line>,
     consts: Vec<(u32, Reg)>,
     pub(crate) error: Option<String>,
+    /// `--nan=any` was asked for: a rule may drop work that only NaN inputs need.
+    pub(crate) nan_any: bool,
+    /// The rule did drop such work: the kernel is exact on non-NaN inputs only.
+    pub(crate) relaxed: bool,
 }
 
 /// The programmable constant registers, in allocation order.
@@ -47,7 +51,20 @@ impl Builder {
             body: Vec::new(),
             consts: Vec::new(),
             error: None,
+            nan_any: false,
+            relaxed: false,
         }
+    }
+
+    /// Whether the rule may leave NaN inputs unhandled (`--nan=any`); when it does, it
+    /// calls [`Builder::relax`].
+    pub fn nan_any(&self) -> bool {
+        self.nan_any
+    }
+
+    /// Records that the sequence leaves NaN inputs unhandled (only under `--nan=any`).
+    pub fn relax(&mut self) {
+        self.relaxed = true;
     }
 
     /// The target arch (rules may pick BH-only instructions).

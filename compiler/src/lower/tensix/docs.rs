@@ -197,7 +197,53 @@ pub fn render_kernels_markdown() -> String {
          |---|---|---|---|---|---|---|---|\n",
     );
     s.push_str(&rows);
+    s.push_str(&render_nan_any_section());
     s.push_str(&render_vcvt_section());
+    s
+}
+
+/// Instructions and cycles per row of a kernel as one cell: `n / plain c/row / macro c/row`.
+fn cost_cell(k: &TensixKernel) -> String {
+    format!(
+        "{} / {} / {}",
+        k.body_len(),
+        cycles_per_row(k),
+        macro_cycles_per_row(k)
+    )
+}
+
+/// The `--nan=any` section: every combination whose rule has a relaxed variant.
+pub fn render_nan_any_section() -> String {
+    use super::lower_combo_with;
+    let mut s = String::from("\n## `--nan=any` variants (RELAXED)\n\n");
+    s.push_str(
+        "With `ptoc lower --nan any` (tensix.md §9) the rules below drop the work only NaN inputs\n\
+         need. These kernels are **relaxed**: a NaN input may give any output; every other input\n\
+         is exact, proven with NaN inputs run (hazards, crashes) but not compared. The listing says\n\
+         so (`; variant: RELAXED` and `nan=any` in `; @io`). Every other combination keeps its\n\
+         exact kernel under `--nan any`. Cells: instructions/row / c/row plain / c/row macro.\n\n\
+         | conversion | rule | BH exact | BH relaxed | WH exact | WH relaxed |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for c in Combo::all() {
+        let mut cells = Vec::new();
+        let mut rule = "";
+        for arch in [Arch::Bh, Arch::Wh] {
+            let (Ok(exact), Ok(relaxed)) = (lower_combo(c, arch), lower_combo_with(c, arch, true))
+            else {
+                continue;
+            };
+            if !relaxed.nan_any {
+                continue;
+            }
+            rule = relaxed.rule;
+            cells.push(cost_cell(&exact));
+            cells.push(cost_cell(&relaxed));
+        }
+        if cells.len() == 4 {
+            let _ = writeln!(s, "| {} | `{rule}` | {} |", c.describe(), cells.join(" | "));
+        }
+    }
     s
 }
 

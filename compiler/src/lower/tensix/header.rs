@@ -10,7 +10,7 @@ use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::io::Datum;
 use pto_runtime::tensix::isa::Arch;
 
-/// The `; @io src=T dst=T [arch=A] [rmode=M sat=on|off]` header of a ptoc kernel listing.
+/// The `; @io src=T dst=T [arch=A] [rmode=M sat=on|off] [nan=any]` header of a ptoc kernel listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IoHeader {
     pub src: ElemType,
@@ -24,6 +24,9 @@ pub struct IoHeader {
     /// `op=vcvt`: a one-register vcvt program (`lower::tensix::vcvt`), with its part.
     pub vcvt: bool,
     pub part: Option<pto_runtime::value::Part>,
+    /// `nan=any`: a relaxed kernel (NaN inputs may give any output; `ptoc prove` of the
+    /// listing does not compare them).
+    pub nan_any: bool,
 }
 
 impl IoHeader {
@@ -65,6 +68,7 @@ impl IoHeader {
         let mut sat = None;
         let mut vcvt = false;
         let mut part = None;
+        let mut nan_any = false;
         for kv in line
             .trim_start()
             .trim_start_matches("; @io")
@@ -128,6 +132,13 @@ impl IoHeader {
                         ))
                     })?)
                 }
+                "nan" => {
+                    nan_any = match v {
+                        "exact" => false,
+                        "any" => true,
+                        _ => return Err(bad(format!("nan must be exact or any, found `{v}`"))),
+                    }
+                }
                 _ => return Err(bad(format!("unknown key `{k}`"))),
             }
         }
@@ -147,6 +158,7 @@ impl IoHeader {
             sat,
             vcvt,
             part,
+            nan_any,
         }))
     }
 }

@@ -193,7 +193,8 @@ pub struct TensixKernel {
     pub init: Vec<Line>,
     pub body: Vec<Line>,
     pub drain: Vec<Line>,
-    /// Proven under `--nan=any` only (NaN inputs not compared).
+    /// A `--nan=any` variant: exact on every non-NaN input, NaN inputs may give any output;
+    /// proven under the relaxed rule only (NaN inputs run, not compared).
     pub nan_any: bool,
     /// The SFPLOADMACRO form, when the body's shape has one (`macros`); proven equal to the
     /// plain body on every proof input (D5).
@@ -267,8 +268,19 @@ impl TensixKernel {
     }
 }
 
-/// Lowers one combination for `arch`.
+/// Lowers one combination for `arch` (exact on every input).
 pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError> {
+    lower_combo_with(combo, arch, false)
+}
+
+/// Lowers one combination for `arch`; with `nan_any` (tensix.md §9 `--nan=any`) a rule may
+/// pick a cheaper sequence that leaves NaN inputs unhandled, and the kernel then says so
+/// ([`TensixKernel::nan_any`]); combinations without such a variant get the exact kernel.
+pub fn lower_combo_with(
+    combo: Combo,
+    arch: Arch,
+    nan_any: bool,
+) -> Result<TensixKernel, LowerError> {
     for ty in [combo.src, combo.dst] {
         if Datum::of(ty).is_none() {
             return Err(LowerError::TypeNotCarried { ty: ty.ir_name() });
@@ -276,6 +288,7 @@ pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError>
     }
     let family = Family::of(combo.src, combo.dst);
     let mut b = Builder::new(arch);
+    b.nan_any = nan_any;
     let chosen = rules::select(&combo, &mut b).map_err(|reason| LowerError::Unsupported {
         combo: combo.describe(),
         reason,
@@ -296,16 +309,24 @@ pub fn lower_combo(combo: Combo, arch: Arch) -> Result<TensixKernel, LowerError>
     let drain = schedule::drain_for(&body, arch);
     let init = std::mem::take(&mut b.init);
     let macro_form = macros::macro_form(arch, &init, &body);
+    let mut notes = chosen.notes;
+    if b.relaxed {
+        notes.push(
+            "RELAXED --nan=any variant: the NaN fix-up is left out, so NaN inputs may give any \
+             output; every other input is exact (proven with NaN inputs run, not compared)"
+                .to_string(),
+        );
+    }
     Ok(TensixKernel {
         combo,
         arch,
         family,
         rule: chosen.name,
-        notes: chosen.notes,
+        notes,
         init,
         body,
         drain,
-        nan_any: false,
+        nan_any: b.relaxed,
         macro_form,
         vreg: None,
     })
@@ -337,7 +358,15 @@ impl LoweredFile {
 /// then lowers every conversion op for `arch`. Every error is collected: verifier errors stop
 /// lowering of their chunk, lowering errors are reported per op. `self_check` proves each kernel
 /// on the §9 edge list before handing it out (`ptoc lower`; `ptoc prove` runs the full proof).
-pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool) -> LoweredFile {
+///
+/// `nan_any` (`--nan=any`) selects the relaxed variant where a rule has one.
+pub fn lower_file(
+    bytes: &[u8],
+    arch: Arch,
+    split_input: bool,
+    self_check: bool,
+    nan_any: bool,
+) -> LoweredFile {
     use crate::diag::Diagnostic;
     use crate::driver::{check_file, Options, TargetChoice};
     let opts = Options {
@@ -359,7 +388,7 @@ pub fn lower_file(bytes: &[u8], arch: Arch, split_input: bool, self_check: bool)
         };
         let mut combos: Vec<_> = combos_of_module(module)
             .into_iter()
-            .map(|(op, c)| (op, c.and_then(|c| lower_combo(c, arch))))
+            .map(|(op, c)| (op, c.and_then(|c| lower_combo_with(c, arch, nan_any))))
             .collect();
         combos.extend(
             vcvt::vcvt_combos_of_module(module)

@@ -27,12 +27,13 @@ pub fn io_line(k: &TensixKernel) -> String {
         },
     };
     format!(
-        "; @io src={} dst={} arch={} rmode={} sat={}{vcvt}",
+        "; @io src={} dst={} arch={} rmode={} sat={}{vcvt}{}",
         k.combo.src.ir_name(),
         k.combo.dst.ir_name(),
         arch_name(k.arch),
         k.combo.rounding.name(),
-        if k.combo.sat { "on" } else { "off" }
+        if k.combo.sat { "on" } else { "off" },
+        if k.nan_any { " nan=any" } else { "" }
     )
 }
 
@@ -48,6 +49,11 @@ pub fn vreg_layout(v: &super::super::vcvt::VregShape) -> String {
         v.rows()
     )
 }
+
+/// The header line of a `--nan=any` kernel.
+pub const RELAXED_NOTE: &str =
+    "; variant: RELAXED (--nan=any): NaN inputs may give any output; every other input is \
+     exact, proven with NaN inputs run but not compared (tensix.md §9)\n";
 
 /// The whole listing: the SFPLOADMACRO form when the kernel has one and `plain` is false,
 /// else the plain program.
@@ -70,6 +76,9 @@ pub fn emit(k: &TensixKernel, plain: bool) -> String {
     ));
     if let Some(v) = &k.vreg {
         s.push_str(&vreg_layout(v));
+    }
+    if k.nan_any {
+        s.push_str(RELAXED_NOTE);
     }
     match (&k.macro_form, plain) {
         (Some(m), false) => {

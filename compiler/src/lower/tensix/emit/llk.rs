@@ -92,6 +92,9 @@ pub fn emit(k: &TensixKernel) -> String {
     for n in &k.notes {
         s.push_str(&format!("// note: {n}\n"));
     }
+    if k.nan_any {
+        s.push_str(&super::asm::RELAXED_NOTE.replacen(';', "//", 1));
+    }
     s.push_str(&format!(
         "// arch: {}; Dst 32-bit (SFPU Fp32 mode), INT32 load/store; src datum: {}; dst datum: {}\n",
         super::asm::arch_name(k.arch),

@@ -25,11 +25,22 @@
 //! Origin: the published §8.1 integer RNE (7 plain instructions); fixes NaN (0x7F800001 gave
 //! +Inf, 0x7FFFFFFF gave −0), denormal results (raw INT32 store instead of the flushing FP16B
 //! store, no Dst view mixing) and adds the other modes and sat ON.
+//! Macro form (RINT, exact): none — the NaN step narrows the lane flags for three cycles and
+//! the rounding chain then ends 8 cycles after the load, beyond a single SFPLOADMACRO's delay
+//! range (0..=6), so the plain 11 c/row stands on both archs.
+//!
+//! **`--nan=any` (RELAXED):** the NaN step (4 instructions) is left out — non-NaN lanes never
+//! depended on it — so NaN inputs may give any output. RINT 7 instructions, 5 c/row with
+//! SFPLOADMACRO (the `& 0xFFFF0000` as the macro's Simple slot into L16, stored by its Store
+//! slot), ROUND 4 / 2 c/row, FLOOR/CEIL 6 / 4, TRUNC 3 / 1, ODD 7 / 5 (BH = WH; on WH the
+//! `<< 15` amount is a constant register of its own). Exact on every non-NaN input for the
+//! reason above; proven with NaN inputs run but not compared.
 //!
 //! ## `bf16_f32` — bf16 → f32, every mode (exact), sat OFF/ON
 //! The bf16 datum already is the f32 value: NaN lanes (same test as above) get the quiet bit
 //! (payload already left-aligned, sign kept, §4.4); sat ON also maps lanes with `|x| == Inf` to
-//! `x - 1` = ±max. 6 instructions (sat ON 11). New sequence.
+//! `x - 1` = ±max. 6 instructions (sat ON 11). New sequence. `--nan=any` (RELAXED): no quiet
+//! bit, load + store, 2 instructions / 1 c/row with SFPLOADMACRO (sat ON 7 / 6).
 //!
 //! ## `f16_f32` — f16 → f32, every mode (exact), sat OFF/ON
 //! `m = |h| << 13` (copying `<< 17`, `>> 4`), sign moved to bit 31. Lanes with exponent field 0:
@@ -37,7 +48,8 @@
 //! result; zero stays +0); other lanes `m += 112 << 23` (rebias); exponent 31: Inf (sat: max),
 //! and with a payload `0x7FC00000 | payload << 13`; then SFPSETSGN. 19 (BH) / 20 (WH)
 //! instructions, sat ON +1. Exact: every f16 value is an f32 normal (or zero) and each path
-//! builds its pattern without rounding. New sequence.
+//! builds its pattern without rounding. New sequence. `--nan=any` (RELAXED): NaN lanes keep
+//! the Inf (or max) of their exponent — no payload step — 15 (BH) / 16 (WH), sat ON +1.
 //!
 //! ## `to_f16` — f32 / bf16 → f16, every mode, sat OFF/ON
 //! E = biased exponent, sig = significand (hidden bit; f32 subnormals without it when the mode
@@ -49,23 +61,28 @@
 //! canonical 0x7E00, sign to bit 15. RINT 40 (BH) / 41 (WH), ROUND 35/36, FLOOR/CEIL 42/43,
 //! TRUNC 31/32, ODD 41/42. Exact: one rounding of the exact significand on the fp16 grid of
 //! its binade (2^max(E-150+13, -24)); shifts ≥ 25 leave `sig < 2^(s-1)`, so the clamp to 31
-//! rounds like the true shift. bf16 runs unchanged (its datum is an f32 value). The published
+//! rounds like the true shift. bf16 runs unchanged (its datum is an f32 value). `--nan=any`
+//! (RELAXED): NaN lanes keep Inf (or max) — no fraction test — 3 instructions fewer (RINT
+//! 37 / 38). The published
 //! §8.14 fp16a (SFPSTOCHRND, ties away, flushes subnormals, NaN → Inf) is not used.
 //!
 //! ## `f16_bf16` — f16 → bf16, every mode, sat OFF/ON
 //! The exact `f16_f32` decode followed by the `f32_bf16` rounding (single rounding; NaN
-//! canonical; sat). RINT 29 (BH) / 30 (WH) instructions. New sequence.
+//! canonical; sat). RINT 29 (BH) / 30 (WH) instructions. New sequence. `--nan=any`
+//! (RELAXED): without the NaN steps of `f16_f32` and `f32_bf16`, RINT 20 / 21.
 //!
 //! ## `fr_f32` — f32 → f32 and bf16 → bf16 (FR: round to integral), every mode, sat ignored
 //! `q = round(sig >> s)` with `s = clamp(150 - E, 1, 31)` (the same integer rounding as
 //! `to_f16`) is the integral magnitude; `float(q)` by SFPCAST is exact (q ≤ 2^24); lanes with
 //! E ≥ 150 keep x (already integral, ±Inf), NaN lanes get 0x7FC00000; SFPSETSGN restores the
 //! sign (−0.5 CEIL → −0). RINT 31, ROUND 26, FLOOR/CEIL 31, TRUNC 22, ODD 32 (BH = WH). A bf16
-//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence.
+//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence. `--nan=any` (RELAXED):
+//! NaN lanes keep x (no canonical NaN), 4 instructions fewer (RINT 27).
 //!
 //! ## `fr_f16` — f16 → f16 (FR), every mode, sat ignored
 //! `f16_f32` decode, `fr_f32`, then `to_f16` TRUNC (exact: the value is representable).
-//! 68–78 (BH) / 70–80 (WH) instructions. New sequence.
+//! 68–78 (BH) / 70–80 (WH) instructions. New sequence. `--nan=any` (RELAXED): the three NaN
+//! steps left out (RINT 66 / 68).
 
 use pto_runtime::convert::Rounding;
 use pto_runtime::elem::ElemType;
@@ -174,6 +191,15 @@ fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
     b.load(Reg::L0, "x (fp32 bits)");
     bf16_core(b, mode, sat);
     b.store(Reg::L0, "bf16 datum (low half zero)");
+    if b.relaxed {
+        return Chosen::new(
+            "float_float::f32_bf16",
+            &[
+                "starts from the published tensix.md §8.1 integer RNE; keeps subnormal results (raw INT32 store), adds the other modes and sat ON; no NaN fix-up (--nan=any)",
+                "integer rounding of the fp32 pattern at bit 16: the carry moves to the next bf16 value across binades and into ±Inf exactly as §4.3's overflow rule",
+            ],
+        );
+    }
     Chosen::new(
         "float_float::f32_bf16",
         &[
@@ -193,7 +219,15 @@ fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
     } else {
         0
     };
-    let kc = nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000 | low);
+    let kc = if b.nan_any() {
+        // --nan=any: NaN lanes are left to the rounding (any output); non-NaN lanes are
+        // untouched by the NaN step, so dropping it keeps them exact.
+        b.relax();
+        (b.arch() == Arch::Wh && mode == Rounding::Rint)
+            .then(|| b.constant(15, Reg::L2, "15: the << 15 amount (SFPSHFT2)"))
+    } else {
+        Some(nan_to_canonical(b, x, Reg::L2, 0x7FC0_0000 | low))
+    };
     round_at_16(b, x, t, mode, kc);
     let mask = b.constant(0xFFFF_0000, Reg::L5, "bf16 mask");
     b.op(
@@ -212,18 +246,11 @@ fn bf16_core(b: &mut Builder, mode: Rounding, sat: bool) {
 
 /// Rounds the f32 pattern in `x` at bit 16 per `mode` (low half left as garbage for the mask);
 /// `t` is scratch. All lanes enabled on entry and exit.
-fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding, kc: Reg) {
+fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding, kc: Option<Reg>) {
     match mode {
         Rounding::Trunc => {}
         Rounding::Rint => {
-            copy_shift_by(
-                b,
-                t,
-                x,
-                15,
-                Some(kc),
-                "t = x << 15: bit 16 of x in the sign",
-            );
+            copy_shift_by(b, t, x, 15, kc, "t = x << 15: bit 16 of x in the sign");
             b.op(
                 &format!("sfpshft -31, {}, {}, IMM", l(t), l(t)),
                 "t = bit 16 of x (LSB of the kept part)",
@@ -283,6 +310,23 @@ fn round_at_16(b: &mut Builder, x: Reg, t: Reg, mode: Rounding, kc: Reg) {
 fn bf16_f32(b: &mut Builder, sat: bool) -> Chosen {
     let (x, t) = (Reg::L0, Reg::L1);
     b.load(x, "x (bf16 in the high half: an fp32 value)");
+    if b.nan_any() {
+        // --nan=any: the quiet bit is the only NaN work; every other value is the datum.
+        b.relax();
+        if sat {
+            enable_inf_lanes(b, x, t, Reg::L5, "x");
+            b.op(
+                &format!("sfpiadd -1, {}, {}, IMM|CC_NONE", l(x), l(x)),
+                "±Inf - 1 = ±max (sat)",
+            );
+            b.op("sfpencc 0, 0, 0, 0", "all lanes");
+        }
+        b.store(x, "fp32");
+        return Chosen::new(
+            "float_float::bf16_f32",
+            &["relaxed (--nan=any): the bf16 datum is the fp32 value; sat ON maps ±Inf to ±max"],
+        );
+    }
     let knan = b.constant(
         0x007F_FFFF,
         Reg::L7,
@@ -367,18 +411,26 @@ fn f16_core(b: &mut Builder, sat: bool) {
         "sfpiadd -31, L2, L2, IMM|CC_GTE0",
         "lanes with e = 31 (Inf, NaN)",
     );
-    b.op("sfpexman 0, L1, L3, PAD9", "t = payload << 13");
+    let nan_fix = !b.nan_any();
+    if nan_fix {
+        b.op("sfpexman 0, L1, L3, PAD9", "t = payload << 13");
+    }
     if sat {
         b.imm32(Reg::L1, 0x7F7F_FFFF, "max (sat: Inf -> max)");
     } else {
         b.imm32(Reg::L1, 0x7F80_0000, "Inf");
     }
-    b.op(
-        "sfpiadd -1, L3, L4, IMM|CC_GTE0",
-        "lanes with a payload (NaN)",
-    );
-    b.op("sfploadi L1, FLOATB, 0x7fc0", "quiet NaN");
-    b.op("sfpor 0, L3, L1, 0", "payload left-aligned");
+    if nan_fix {
+        b.op(
+            "sfpiadd -1, L3, L4, IMM|CC_GTE0",
+            "lanes with a payload (NaN)",
+        );
+        b.op("sfploadi L1, FLOATB, 0x7fc0", "quiet NaN");
+        b.op("sfpor 0, L3, L1, 0", "payload left-aligned");
+    } else {
+        // --nan=any: NaN lanes keep the Inf (or max) of their exponent.
+        b.relax();
+    }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.op("sfpsetsgn 0, L1, L0, 0", "result = |m| with the sign of h");
 }
@@ -567,12 +619,17 @@ fn f16_encode(b: &mut Builder, mode: Rounding, sat: bool) {
         "lanes with E = 255 (Inf, NaN)",
     );
     b.imm32(Reg::L2, if sat { 0x7BFF } else { 0x7C00 }, "Inf (sat: max)");
-    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
-    b.op(
-        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
-        "lanes with a fraction (NaN)",
-    );
-    b.imm32(Reg::L2, 0x7E00, "canonical quiet NaN");
+    if b.nan_any() {
+        // --nan=any: NaN lanes keep the Inf (or max).
+        b.relax();
+    } else {
+        b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+        b.op(
+            "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+            "lanes with a fraction (NaN)",
+        );
+        b.imm32(Reg::L2, 0x7E00, "canonical quiet NaN");
+    }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.op("sfpshft -31, L0, L0, IMM", "sign of x");
     b.op("sfpshft 15, L0, L0, IMM", "  at bit 15");
@@ -613,13 +670,18 @@ fn fr_core(b: &mut Builder, mode: Rounding) {
         "lanes with E >= 150: already integral",
     );
     b.op("sfpmov 0, L0, L2, 0", "r = x");
-    b.op("sfpiadd -105, L6, L6, IMM|CC_GTE0", "lanes with E = 255");
-    b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
-    b.op(
-        "sfpiadd -1, L6, L6, IMM|CC_GTE0",
-        "lanes with a fraction (NaN)",
-    );
-    b.op("sfploadi L2, FLOATB, 0x7fc0", "canonical quiet NaN");
+    if b.nan_any() {
+        // --nan=any: NaN lanes keep x.
+        b.relax();
+    } else {
+        b.op("sfpiadd -105, L6, L6, IMM|CC_GTE0", "lanes with E = 255");
+        b.op("sfpexman 0, L0, L6, PAD9", "t = fraction");
+        b.op(
+            "sfpiadd -1, L6, L6, IMM|CC_GTE0",
+            "lanes with a fraction (NaN)",
+        );
+        b.op("sfploadi L2, FLOATB, 0x7fc0", "canonical quiet NaN");
+    }
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.op(
         "sfpsetsgn 0, L2, L0, 0",

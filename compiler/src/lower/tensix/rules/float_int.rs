@@ -12,6 +12,8 @@
 //! lanes with `0x7F800000 − |x| < 0` (NaN) get 0. Exact: §8.2 is the i32 truncation with
 //! INT_MIN for every out-of-range input; the fix-up turns that into clamp / NaN → 0
 //! (semantics.md §4.2.1). Starts from §8.2 (the tt-metal fix-up idea), adds the NaN rule.
+//! `--nan=any` (RELAXED): without the NaN rule (the `|x|` copy and the NaN → 0 lanes), 17
+//! instructions; +NaN then gives INT_MAX, −NaN INT_MIN.
 //!
 //! ## `trunc_u32` — f32/bf16 → ui32, TRUNC, sat OFF: 12 instructions, 12 c/row
 //! New, shaped like §8.2: result 0; lanes with 0 ≤ E < 55 (two flag-writing ops) get
@@ -23,7 +25,8 @@
 //! ## `trunc_u32_sat` — f32/bf16 → ui32, TRUNC, sat ON: 14 instructions, 14 c/row
 //! §8.3 unchanged (result 0; lanes x ≥ 0 and E ≥ 0: UINT_MAX; lanes E < 32: the shifted
 //! significand) plus the NaN fix: `x − 0x7F800001 ≥ 0` (only +NaN among the lanes that are
-//! not already 0) → 0. Exact: §8.3 is the clamp except +NaN → UINT_MAX.
+//! not already 0) → 0. Exact: §8.3 is the clamp except +NaN → UINT_MAX. `--nan=any`
+//! (RELAXED): §8.3 as published, 11 instructions / 11 c/row (+NaN → UINT_MAX).
 //!
 //! ## `trunc_narrow` — f32/bf16 → i16/ui16/i8/ui8, TRUNC, sat OFF: 14–16 instructions
 //! §8.2 (the i32 x86 rule) then the canonical datum of the low N bits: AND with the mask
@@ -35,7 +38,9 @@
 //! §8.4: SFPSWAP max(x, +0) (one stall cycle follows), SFPSTOCHRND `FP32_TO_UINT16` /
 //! `FP32_TO_UINT8` (ties away, clamp to max), plus the NaN fix: `x − 0x7F800001 ≥ 0` on the
 //! swapped (non-negative) x marks +NaN, which SFPSTOCHRND turned into max → 0 (the reference
-//! gives NaN → 0; −NaN is already 0 through the swap).
+//! gives NaN → 0; −NaN is already 0 through the swap). `--nan=any` (RELAXED): §8.4 as
+//! published, 4 instructions, 2 c/row with SFPLOADMACRO on both archs (the published figure;
+//! +NaN → max).
 //!
 //! ## `general` — f32/bf16/f16 → i32/ui32/i16/ui16/i8/ui8, every mode, sat ON and OFF
 //! New (no published sequence covers the modes other than TRUNC or the sat rules exactly);
@@ -165,7 +170,12 @@ fn trunc_i32(b: &mut Builder) -> Chosen {
 
 fn trunc_i32_sat(b: &mut Builder) -> Chosen {
     b.load(Reg::L0, "x (fp32 bits)");
-    b.op("sfpsetsgn 0, L0, L3, ARG_IMM", "|x| bits (NaN test below)");
+    let nan_fix = !b.nan_any();
+    if nan_fix {
+        b.op("sfpsetsgn 0, L0, L3, ARG_IMM", "|x| bits (NaN test below)");
+    } else {
+        b.relax();
+    }
     trunc_i32_body_after_load(b);
     b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
     b.op(
@@ -174,13 +184,15 @@ fn trunc_i32_sat(b: &mut Builder) -> Chosen {
     );
     b.op("sfpiadd -1, L1, L1, IMM|CC_NONE", "INT_MAX");
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
-    let k = b.constant(0x7F80_0000, Reg::L7, "+Inf bits");
-    b.op(
-        &format!("sfpiadd 0, L{}, L3, NEG", k.0),
-        "0x7F800000 - |x|; lanes with NaN (< 0)",
-    );
-    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
-    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    if nan_fix {
+        let k = b.constant(0x7F80_0000, Reg::L7, "+Inf bits");
+        b.op(
+            &format!("sfpiadd 0, L{}, L3, NEG", k.0),
+            "0x7F800000 - |x|; lanes with NaN (< 0)",
+        );
+        b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
+        b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    }
     b.store(Reg::L1, "i32 result");
     Chosen::new(
         "float_int::trunc_i32_sat",
@@ -239,13 +251,7 @@ fn trunc_u32_sat(b: &mut Builder) -> Chosen {
     b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
     b.op("sfpshft 0, L2, L1, 0", "trunc(x)");
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
-    let k = b.constant(0x807F_FFFF, Reg::L7, "-0x7F800001");
-    b.op(
-        &format!("sfpiadd 0, L{}, L0, CC_GTE0", k.0),
-        "x - 0x7F800001; lanes with +NaN (>= 0)",
-    );
-    b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
-    b.op("sfpencc 0, 0, 0, 0", "all lanes");
+    nan_to_zero(b);
     b.store(Reg::L1, "ui32 result");
     Chosen::new(
         "float_int::trunc_u32_sat",
@@ -276,6 +282,22 @@ fn round_unsigned_sat(b: &mut Builder, rnd: &str, ty: &str) -> Chosen {
         &format!("sfpstochrnd 0, 0, L0, L0, L1, {rnd}"),
         "round half away, clamp to max (|x| < 0.5 -> 0; +Inf, +NaN -> max)",
     );
+    nan_to_zero(b);
+    b.store(Reg::L1, &format!("{ty} result"));
+    Chosen::new(
+        "float_int::round_unsigned_sat",
+        &["published tensix.md §8.4 sequence (SFPSWAP max with +0, SFPSTOCHRND) + NaN fix-up (+NaN -> 0)"],
+    )
+}
+
+/// The +NaN fix-up of the §8.3 / §8.4 sequences (L0 = x, non-negative or +NaN where it
+/// matters; L1 = result): +NaN lanes get 0. Left out under `--nan=any` (the kernel is then
+/// relaxed: +NaN gives max).
+fn nan_to_zero(b: &mut Builder) {
+    if b.nan_any() {
+        b.relax();
+        return;
+    }
     let k = b.constant(0x807F_FFFF, Reg::L7, "-0x7F800001");
     b.op(
         &format!("sfpiadd 0, L{}, L0, CC_GTE0", k.0),
@@ -283,11 +305,6 @@ fn round_unsigned_sat(b: &mut Builder, rnd: &str, ty: &str) -> Chosen {
     );
     b.op("sfploadi L1, USHORT, 0", "NaN -> 0");
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
-    b.store(Reg::L1, &format!("{ty} result"));
-    Chosen::new(
-        "float_int::round_unsigned_sat",
-        &["published tensix.md §8.4 sequence (SFPSWAP max with +0, SFPSTOCHRND) + NaN fix-up (+NaN -> 0)"],
-    )
 }
 
 /// Bits and range of an integer destination.
