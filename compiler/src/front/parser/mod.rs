@@ -26,6 +26,7 @@
 mod asm;
 mod attr_grammar;
 mod attrs;
+mod catalog_form;
 mod fn_type_grammar;
 mod func_grammar;
 mod generic;
