@@ -23,12 +23,12 @@ func.func @ok(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) 
 }
 // -----
 func.func @bad() {
-  %r = pto.tadd %x, %y : !pto.tile<8x8xf32>
+  %r = pto.tfoo %x, %y : !pto.tile<8x8xf32>
   return
 }
 ";
 
-/// `--strict-ops`: the custom form of an unknown op (`pto.tadd`) is a parse error (E0008).
+/// `--strict-ops`: the custom form of an unknown op (`pto.tfoo`) is a parse error (E0008).
 fn strict(target: TargetChoice, split: bool) -> Options {
     Options {
         strict_ops: true,
@@ -59,7 +59,7 @@ fn chunks_keep_original_spans_and_skip_verification_after_parse_errors() {
         .iter()
         .find(|d| d.code == Code::UnknownOperation)
         .expect("unknown custom op diagnosed");
-    assert_eq!(&TWO_CHUNKS[d.span.range()][..8], "pto.tadd");
+    assert_eq!(&TWO_CHUNKS[d.span.range()][..8], "pto.tfoo");
     assert!(r.has_errors());
 }
 
@@ -145,8 +145,8 @@ func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>) {
 }
 // -----
 func.func @g() {
-  // expected-error@+1 {{unknown operation 'pto.tadd' in custom form}}
-  %r = pto.tadd %a, %b : !pto.tile<8x8xf32>
+  // expected-error@+1 {{unknown operation 'pto.tfoo' in custom form}}
+  %r = pto.tfoo %a, %b : !pto.tile<8x8xf32>
   return
 }
 ";

@@ -264,7 +264,7 @@ fn row18_positional_tile() {
 
 #[test]
 fn row19_unknown_custom_op() {
-    let src = "func.func @f(%a: !pto.tile<16x16xf32>, %b: !pto.tile<16x16xf32>) {\n  %r = pto.tadd %a, %b : !pto.tile<16x16xf32>\n  return\n}\n";
+    let src = "func.func @f(%a: !pto.tile<16x16xf32>, %b: !pto.tile<16x16xf32>) {\n  %r = pto.tfoo %a, %b : !pto.tile<16x16xf32>\n  return\n}\n";
     // By default (D-5 revised) an opaque statement: no diagnostic, two uses, one typed result.
     let out = parse_module(src, 0, InputFormat::Pto);
     assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
@@ -272,8 +272,8 @@ fn row19_unknown_custom_op() {
     let op = m
         .ops
         .iter()
-        .find(|o| matches!(&o.kind, ptoc::ir::OpKind::Opaque(x) if x.name == "pto.tadd"))
-        .expect("opaque pto.tadd");
+        .find(|o| matches!(&o.kind, ptoc::ir::OpKind::Opaque(x) if x.name == "pto.tfoo"))
+        .expect("opaque pto.tfoo");
     assert_eq!(op.operands.len(), 2);
     assert_eq!(op.results.len(), 1);
     let ds = strict_diags(src);
@@ -282,11 +282,11 @@ fn row19_unknown_custom_op() {
     assert_eq!(d.code, Code::UnknownOperation);
     assert_eq!(line_of(src, d.span.start), 2);
     assert!(d.message().contains(
-        "unknown operation 'pto.tadd' in custom form; ptoc keeps unknown ops only in generic form"
+        "unknown operation 'pto.tfoo' in custom form; ptoc keeps unknown ops only in generic form"
     ));
     assert!(
         d.message()
-            .contains("%r = \"pto.tadd\"(%a, %b) : (T, T) -> T"),
+            .contains("%r = \"pto.tfoo\"(%a, %b) : (T, T) -> T"),
         "{}",
         d.message()
     );
@@ -533,7 +533,7 @@ fn expected_sets_are_sorted_and_joined() {
 
 #[test]
 fn recovery_reports_several_errors_without_duplicates() {
-    let src = "func.func @f(%a: !pto.tile_buf<vec, 16x16xf32>, %b: !pto.tile_buf<vec, 16x16xf16>) {\n  %x = pto.tadd %a, %b : !pto.tile<16x16xf32>\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.mask<b64>)\n  %m = pto.pset_b32 : !pto.mask<b32>\n  pto.vecscope {\n    %y = pto.vfoo %a\n  }\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x16xf16>)\n  return\n}\n";
+    let src = "func.func @f(%a: !pto.tile_buf<vec, 16x16xf32>, %b: !pto.tile_buf<vec, 16x16xf16>) {\n  %x = pto.tfoo %a, %b : !pto.tile<16x16xf32>\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.mask<b64>)\n  %m = pto.pset_b32 : !pto.mask<b32>\n  pto.vecscope {\n    %y = pto.vfoo %a\n  }\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x16xf16>)\n  return\n}\n";
     let ds = strict_diags(src);
     let lines: Vec<usize> = ds.iter().map(|d| line_of(src, d.span.start)).collect();
     assert_eq!(

@@ -202,7 +202,11 @@ fn conversion_kernel() {
         &[("%a", src)],
         AttrDict::new(),
     );
-    b.op(body, OpKind::TLoad, &[part[0], a[0]], &[], AttrDict::new());
+    let tload = OpKind::Catalog(ptoc::ir::CatalogOp {
+        row: ptoc::front::catalog::by_name("pto.tload")[0],
+        segments: vec![1, 1].into(),
+    });
+    b.op(body, tload, &[part[0], a[0]], &[], AttrDict::new());
     // Dotted extras come after own keys, sorted bytewise; sat_mode prints as satmode.
     b.op(
         body,

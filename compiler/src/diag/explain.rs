@@ -66,8 +66,8 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         UnknownOperation => E(
             "Only under `--strict-ops`: a custom (pretty) form of an op ptoc does not know is an error. By default such an op is read as an opaque statement (syntax.md §2.1): its tokens are kept and printed back, its value uses are checked, its regions are parsed, and `ptoc run` refuses to execute it (E0403). In generic form, `\"dialect.op\"(operands) : (types) -> types`, an unknown op is always accepted. The message shows the generic rewrite.",
-            "%r = pto.tadd %a, %b : !pto.tile<16x16xf32>",
-            "Write the op in generic form: `%r = \"pto.tadd\"(%a, %b) : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`.",
+            "%r = pto.tfoo %a, %b : !pto.tile<16x16xf32>",
+            "Write the op in generic form: `%r = \"pto.tfoo\"(%a, %b) : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`.",
         ),
         UnsupportedConstruct => E(
             "The input uses a construct ptoc does not accept: a module outside a module body (in a function or an op region), type or attribute alias definitions (`!t = ...`, `#map = ...`), regions with more than one block or with successors, or the positional `!pto.tile<loc=vec, f32, 16, 16, ...>` spelling.",

@@ -127,6 +127,10 @@ pub enum ParseError {
     },
     #[error("'{}' in generic form: {message}", Echo(op))]
     GenericForm { op: String, message: String },
+    /// Two pieces of a catalog op that its row says share one type (`arith.addi`).
+    /// `pieces`: `$lhs and $rhs, found i32 and f32`.
+    #[error("'{op}' requires one type for {pieces}")]
+    OpTypeAgreement { op: String, pieces: String },
     /// A warning (D-6 as revised): PTOAS falls back rather than failing.
     #[error("unknown pto.target_arch \"{}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using {using}", Echo(value))]
     UnknownTargetArch { value: String, using: String },
@@ -214,7 +218,8 @@ impl ParseError {
             | E::TcvtDpsResults
             | E::OperandTypeCount { .. }
             | E::OperandCount { .. }
-            | E::GenericForm { .. } => Code::OpForm,
+            | E::GenericForm { .. }
+            | E::OpTypeAgreement { .. } => Code::OpForm,
             E::UnknownTargetArch { .. } => Code::UnknownTargetArch,
             E::TargetArchNotString => Code::UnknownProfile,
             E::TooManyErrors => Code::TooManyErrors,

@@ -9,6 +9,7 @@
 //! input.
 
 pub mod asm;
+pub mod catalog;
 pub mod error;
 pub mod lexer;
 mod parser;

@@ -214,6 +214,15 @@ pub enum TokClass {
     Other,
 }
 
+/// An op read by a row of the op catalog: the row and the sizes of its operand segments
+/// (operands are stored flat, segment after segment; results and attributes as for any op,
+/// format-bound attributes under their names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogOp {
+    pub row: u16,
+    pub segments: Box<[u32]>,
+}
+
 /// A custom-form op that is in no row of the op catalog, kept as an opaque statement (syntax.md
 /// §2.1 as revised): its tokens print back one for one with canonical spacing; value uses are
 /// the op's operands, its regions are parsed as regions. `header_defs` leading arguments of
@@ -259,9 +268,6 @@ pub enum OpKind {
         valid_col: bool,
     },
     DeclareTile,
-    /// Operands `[src, dst]` with written types.
-    TLoad,
-    TStore,
     /// Operands `[ptr, shape..., strides...]`.
     MakeTensorView {
         shape: u32,
@@ -291,6 +297,8 @@ pub enum OpKind {
     /// `regions[0]` is the body; no terminator.
     VecScope,
     Generic(GenericOp),
+    /// An op of the op catalog (`front::catalog`) without a dedicated kind.
+    Catalog(CatalogOp),
     /// An unknown op in custom form; operands are its value uses in textual order.
     Opaque(OpaqueOp),
 }
@@ -545,8 +553,9 @@ impl Module {
             OpKind::ArithConstant { .. } => "arith.constant",
             OpKind::AllocTile { .. } => "pto.alloc_tile",
             OpKind::DeclareTile => "pto.declare_tile",
-            OpKind::TLoad => "pto.tload",
-            OpKind::TStore => "pto.tstore",
+            OpKind::Catalog(c) => {
+                crate::front::catalog::get(c.row).map_or("<<unknown row>>", |(r, _)| r.name)
+            }
             OpKind::MakeTensorView { .. } => "pto.make_tensor_view",
             OpKind::PartitionView { .. } => "pto.partition_view",
             OpKind::Pset { granularity, .. } => match granularity {

@@ -11,6 +11,7 @@
 //! output ends with exactly one `\n`.
 
 mod attrs;
+mod catalog;
 mod literals;
 mod ops;
 mod types;

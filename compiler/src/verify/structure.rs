@@ -630,14 +630,10 @@ impl<'a> Checker<'a> {
             OpKind::Plt { .. } => Some((2, 2)),
             OpKind::Vlds => Some((1, 2)),
             OpKind::Vsts => Some((0, 1)),
-            OpKind::Func(_)
-            | OpKind::Module(_)
-            | OpKind::Return
-            | OpKind::TLoad
-            | OpKind::TStore
-            | OpKind::VecScope => Some((0, 0)),
+            OpKind::Func(_) | OpKind::Module(_) | OpKind::Return | OpKind::VecScope => Some((0, 0)),
             // A generic op's names and types are matched by the parser (function type).
-            OpKind::Generic(_) | OpKind::Opaque(_) => None,
+            // Catalog ops: the parser matched the names against the row's results.
+            OpKind::Generic(_) | OpKind::Opaque(_) | OpKind::Catalog(_) => None,
         };
         let Some((lo, hi)) = allowed else { return };
         if (lo..=hi).contains(&given) {

@@ -8,6 +8,7 @@ use super::module::{GroupDef, OpParts};
 use super::ops::{granularity, vbinary};
 use super::{PResult, Parser};
 use crate::diag::Span;
+use crate::front::catalog;
 use crate::front::error::ParseError;
 use crate::ir::{Attr, GenericOp, OpKind, RegionId, TcvtForm, TcvtOp, VcvtOp};
 
@@ -163,16 +164,12 @@ impl<'s> Parser<'s> {
                 parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
                 OpKind::ArithConstant { value }
             }
-            "pto.declare_tile" | "pto.vecscope" => {
+            "pto.vecscope" => {
                 if n != 0 {
                     return count_err(self, "0");
                 }
                 parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                if name == "pto.vecscope" {
-                    OpKind::VecScope
-                } else {
-                    OpKind::DeclareTile
-                }
+                OpKind::VecScope
             }
             "pto.plt_b8" | "pto.plt_b16" | "pto.plt_b32" => {
                 if n != 1 {
@@ -183,41 +180,23 @@ impl<'s> Parser<'s> {
                     granularity: granularity(&name),
                 }
             }
-            "pto.alloc_tile" | "pto.make_tensor_view" | "pto.partition_view" | "pto.subview" => {
-                // Variadic operand groups come from `operandSegmentSizes`.
-                let seg = match (name.as_str(), segments) {
-                    ("pto.alloc_tile", None) if n == 0 => vec![0, 0, 0],
-                    (_, Some(seg)) if seg.iter().sum::<u32>() as usize == n => seg,
-                    _ => return count_err(self, "as many as operandSegmentSizes gives"),
+            "pto.declare_tile"
+            | "pto.alloc_tile"
+            | "pto.make_tensor_view"
+            | "pto.partition_view"
+            | "pto.subview"
+            | "pto.tload"
+            | "pto.tstore" => {
+                // Catalog rows known before the catalog: the generic form builds the row's
+                // kind; segments from `operandSegmentSizes`, else from the operand count.
+                let found = catalog::by_name(&name).iter().rev().find_map(|&id| {
+                    catalog::generic_segments(id, n, segments.as_deref()).map(|s| (id, s))
+                });
+                let Some((id, seg)) = found else {
+                    return count_err(self, "as many as the op's operand segments take");
                 };
                 parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                match (name.as_str(), seg.as_slice()) {
-                    ("pto.alloc_tile", &[a, r, c]) if a <= 1 && r <= 1 && c <= 1 => {
-                        OpKind::AllocTile {
-                            addr: a == 1,
-                            valid_row: r == 1,
-                            valid_col: c == 1,
-                        }
-                    }
-                    ("pto.make_tensor_view", &[1, shape, strides]) => {
-                        OpKind::MakeTensorView { shape, strides }
-                    }
-                    ("pto.partition_view" | "pto.subview", &[1, offsets, sizes]) => {
-                        OpKind::PartitionView { offsets, sizes }
-                    }
-                    _ => return count_err(self, "segments matching the op"),
-                }
-            }
-            "pto.tload" | "pto.tstore" => {
-                if n != 2 {
-                    return count_err(self, "2");
-                }
-                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                if name == "pto.tload" {
-                    OpKind::TLoad
-                } else {
-                    OpKind::TStore
-                }
+                catalog::build_kind(id, &seg)
             }
             "pto.vbr" => {
                 if n != 1 {

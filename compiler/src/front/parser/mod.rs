@@ -4,7 +4,8 @@
 //! Layers: `tokens` (the streaming token window and the chumsky `Input` over it), `stmt_prim`
 //! (token-level primitives of the statement grammar), `stmt_grammar` (file, regions, op
 //! statements, §8.2 recovery with `recover_with`), `func_grammar` (`func.func`, `module`),
-//! `op_grammar` (custom op forms), `opaque` (custom forms of unknown ops kept as opaque
+//! `op_grammar` (hand-written custom op forms), `catalog_form` (every op of the op catalog,
+//! `front::catalog`, read by its row through the format interpreter), `opaque` (custom forms of unknown ops kept as opaque
 //! statements), `type_grammar`/`tile_buf_grammar`/`attr_grammar` (§3-§4,
 //! run on one construct's tokens by `types::run_grammar`). The [`Parser`] is the grammar's
 //! state: it builds the IR (`module`: op assembly and name binding, `ops`/`generic`: op-kind
@@ -26,6 +27,7 @@
 mod asm;
 mod attr_grammar;
 mod attrs;
+mod catalog_form;
 mod fn_type_grammar;
 mod func_grammar;
 mod generic;

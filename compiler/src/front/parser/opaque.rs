@@ -5,7 +5,8 @@
 //! What is read:
 //! - the statement extends, in balanced `()`/`[]`/`<>`/`{}`, to the next token that starts a
 //!   line and can start a statement ([`Parser::starts_statement`]: a value, a string, an op name
-//!   — an identifier with a dialect prefix, or `return`/`module` — or a block label definition)
+//!   — an identifier with a dialect prefix, or `return`/`module`/`call`/`call_indirect` — or a
+//!   block label definition)
 //!   at bracket depth 0, to a `}` at depth 0 (it closes the enclosing region), to a trailing
 //!   `loc(...)`, or to the end of input. So `iter_args(...)`, `ins(...)` or a successor
 //!   `^bb1(%x : T)` continuing an op on the next line stay in it;
@@ -232,7 +233,11 @@ impl<'s> Parser<'s> {
         match t.tok {
             Tok::Str(_) => true,
             Tok::ValueId(_) => self.is_result_list(i),
-            Tok::BareId(w) => w.contains('.') || matches!(w, "return" | "module"),
+            // `call`/`call_indirect`/`return`: func ops, whose prefix may be left out inside a
+            // function (MLIR's default dialect there).
+            Tok::BareId(w) => {
+                w.contains('.') || matches!(w, "return" | "module" | "call" | "call_indirect")
+            }
             Tok::BlockId(_) => self.is_block_label_def(i),
             _ => false,
         }

@@ -1,4 +1,5 @@
-//! Op names (syntax.md §2.1): the known custom-form spellings and bare-name resolution (D-5),
+//! Op names (syntax.md §2.1): the hand-written custom-form spellings (the op catalog,
+//! `front::catalog`, knows the rest) and bare-name resolution (D-5),
 //! vector binary kinds, mask granularity, and the `--strict-ops` error (E0008) for unknown ops in
 //! custom form with its generic rewrite (by default they are opaque statements, `opaque`). The custom forms themselves are `op_grammar`.
 
@@ -15,13 +16,6 @@ pub(super) fn canonical(name: &str) -> Option<&'static str> {
         "pto.tcvt",
         "pto.vcvt",
         "arith.constant",
-        "pto.alloc_tile",
-        "pto.declare_tile",
-        "pto.tload",
-        "pto.tstore",
-        "pto.make_tensor_view",
-        "pto.partition_view",
-        "pto.subview",
         "pto.pset_b8",
         "pto.pset_b16",
         "pto.pset_b32",
@@ -50,11 +44,15 @@ pub(super) fn canonical(name: &str) -> Option<&'static str> {
     if let Some(k) = KNOWN.iter().find(|k| **k == name) {
         return Some(k);
     }
+    if let Some(k) = crate::front::catalog::canonical(name) {
+        return Some(k);
+    }
     if !name.contains('.') {
-        return KNOWN
-            .iter()
-            .find(|k| k.strip_prefix("pto.") == Some(name))
-            .copied();
+        let k = KNOWN.iter().find(|k| k.strip_prefix("pto.") == Some(name));
+        return match k {
+            Some(k) => Some(k),
+            None => crate::front::catalog::canonical(&format!("pto.{name}")),
+        };
     }
     None
 }

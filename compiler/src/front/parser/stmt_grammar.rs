@@ -298,6 +298,9 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
                 }
                 match forms.get(name) {
                     Some(form) => inp.parse(form)?,
+                    None if !crate::front::catalog::by_name(name).is_empty() => {
+                        inp.parse(&forms.catalog)?
+                    }
                     None => {
                         let st = inp.state();
                         st.pos = j + 1;
@@ -337,6 +340,8 @@ pub(super) fn trailing_loc<'s>() -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
 #[derive(Clone)]
 struct Forms<'s> {
     table: std::rc::Rc<rustc_hash::FxHashMap<&'static str, Op<'s>>>,
+    /// The format interpreter, for every op of the catalog.
+    catalog: Op<'s>,
 }
 
 impl<'s> Forms<'s> {
@@ -346,16 +351,6 @@ impl<'s> Forms<'s> {
             ("pto.tcvt", og::tcvt()),
             ("pto.vcvt", og::vcvt()),
             ("arith.constant", og::arith_constant()),
-            ("pto.alloc_tile", og::alloc_tile()),
-            ("pto.declare_tile", og::declare_tile()),
-            ("pto.tload", og::tload_tstore(true)),
-            ("pto.tstore", og::tload_tstore(false)),
-            ("pto.make_tensor_view", og::make_tensor_view()),
-            (
-                "pto.partition_view",
-                og::partition_view("pto.partition_view"),
-            ),
-            ("pto.subview", og::partition_view("pto.subview")),
             ("pto.vlds", og::vlds()),
             ("pto.vsts", og::vsts()),
             ("pto.vbr", og::vbr()),
@@ -372,6 +367,7 @@ impl<'s> Forms<'s> {
         }
         Forms {
             table: std::rc::Rc::new(t.into_iter().collect()),
+            catalog: super::catalog_form::catalog_op(),
         }
     }
 

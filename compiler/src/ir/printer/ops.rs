@@ -1,4 +1,4 @@
-//! Op spellings: the custom form of every known op (syntax.md §2.3, §5, §6; tcvt forms (b)→(a),
+//! Op spellings: the custom form of every hand-written op (catalog ops: `catalog`) (syntax.md §2.3, §5, §6; tcvt forms (b)→(a),
 //! (d)/(e)→(c)), functions, and the generic form of unknown ops with properties and regions.
 
 use std::fmt::Write as _;
@@ -120,83 +120,14 @@ impl Printer<'_> {
                 }
                 self.constant_value(value);
             }
-            OpKind::AllocTile {
-                addr,
-                valid_row,
-                valid_col,
-            } => {
-                self.result_defs(op);
-                self.out.push_str("pto.alloc_tile");
-                let mut i = 0;
-                for (present, key) in [
-                    (*addr, "addr"),
-                    (*valid_row, "valid_row"),
-                    (*valid_col, "valid_col"),
-                ] {
-                    if present {
-                        let _ = write!(self.out, " {key} = ");
-                        self.operand(op, i);
-                        i += 1;
-                    }
+            OpKind::AllocTile { .. }
+            | OpKind::DeclareTile
+            | OpKind::MakeTensorView { .. }
+            | OpKind::PartitionView { .. }
+            | OpKind::Catalog(_) => {
+                if !self.catalog_op(op) {
+                    self.out.push_str("<<op without a catalog row>>");
                 }
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.result_type(op, 0);
-            }
-            OpKind::DeclareTile => {
-                self.result_defs(op);
-                self.out.push_str("pto.declare_tile");
-                self.plain_dict(" ", op);
-                self.out.push_str(" -> ");
-                self.result_type(op, 0);
-            }
-            OpKind::TLoad | OpKind::TStore => {
-                let name = if matches!(op.kind, OpKind::TLoad) {
-                    "pto.tload"
-                } else {
-                    "pto.tstore"
-                };
-                let _ = write!(self.out, "{name} ins(");
-                self.operand(op, 0);
-                self.out.push_str(" : ");
-                self.operand_type(op, 0);
-                self.out.push_str(") outs(");
-                self.operand(op, 1);
-                self.out.push_str(" : ");
-                self.operand_type(op, 1);
-                self.out.push(')');
-                self.plain_dict(" ", op);
-            }
-            OpKind::MakeTensorView { shape, strides } => {
-                let (shape, strides) = (*shape as usize, *strides as usize);
-                self.result_defs(op);
-                self.out.push_str("pto.make_tensor_view ");
-                self.operand(op, 0);
-                self.out.push_str(", shape = [");
-                self.operand_list(op, 1..1 + shape);
-                // spec: D-7 (comma always printed)
-                self.out.push_str("], strides = [");
-                self.operand_list(op, 1 + shape..1 + shape + strides);
-                self.out.push(']');
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.result_type(op, 0);
-            }
-            OpKind::PartitionView { offsets, sizes } => {
-                let (offsets, sizes) = (*offsets as usize, *sizes as usize);
-                self.result_defs(op);
-                self.out.push_str("pto.partition_view ");
-                self.operand(op, 0);
-                self.out.push_str(", offsets = [");
-                self.operand_list(op, 1..1 + offsets);
-                self.out.push_str("], sizes = [");
-                self.operand_list(op, 1 + offsets..1 + offsets + sizes);
-                self.out.push(']');
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.operand_type(op, 0);
-                self.out.push_str(" -> ");
-                self.result_type(op, 0);
             }
             OpKind::Pset {
                 granularity,

@@ -1,0 +1,659 @@
+//! The op catalog: one [`Row`] per op with a custom form, as data. A row gives the op's
+//! operand, result and attribute segments and its custom assembly format in the format
+//! language of [`format`]; the one interpreter in [`interp`] turns every row into its parser
+//! (driven by the statement grammar, `front::parser::catalog_form`) and its printer
+//! (`ir::printer::catalog`). `docs/ops.md` is generated from this table.
+//!
+//! # Adding an op
+//! 1. Add a row to [`rows`] (keep the family order):
+//!    `row("arith.addi", "lhs rhs", "result", "", "$lhs `,` $rhs attr-dict `:` type($result)")
+//!    .same("lhs rhs result").doc("integer addition")`.
+//!    - operands / results: names in order; `name?` is optional, `name*` variadic;
+//!    - attributes: format-bound ones (`$predicate`) and the keys `attr-dict` accepts besides
+//!      dotted (discardable) keys; `name:kw` reads a bare keyword, `name?` may be absent; `*`
+//!      accepts any key (for ops whose attributes are not catalogued yet);
+//!    - `.same("a b r")`: these pieces have one type: an unwritten type is taken from a
+//!      written one, and two written types that differ are an error naming both;
+//!    - `.bool_result()`: the result is `i1` when the first operand is a scalar (compares);
+//!    - `.build(Build::X)`: the op keeps a dedicated `OpKind` (the interpreter and verifier
+//!      match on it); the default is `OpKind::Catalog` with the operand segment sizes.
+//! 2. Run `cargo test -p ptoc --lib catalog` (every row compiles; the format rules are
+//!    checked there), then `PTOC_BLESS=1 cargo test -p ptoc --test ops_docs` to regenerate
+//!    `docs/ops.md`, and add a round-trip lit case under `tests/lit/roundtrip/`.
+//!
+//! Several rows may share a name (alternative forms, e.g. the two `pto.subview` forms): the
+//! reader picks the one whose first literal after its leading operands is next.
+//!
+//! # What stays hand-written (and why)
+//! - `pto.tcvt`, `pto.vcvt`: typed rounding/saturation attributes with their own diagnostics
+//!   (D-20/D-21: attributes inside or after `ins(...)`, never both), the SSA/DPS form split
+//!   with result-count rules, and the hot 100k-op verify path;
+//! - `arith.constant`: the literal's type is part of the literal (`1.0 : f32`) and becomes the
+//!   result type;
+//! - `func.func`, `func.return`, `pto.vecscope` and every op with regions or successors
+//!   (`scf.for`, `scf.if`, `cf.br`): regions and blocks are statement-level structure;
+//! - `pto.pset_*`, `pto.plt_*`, `pto.vlds`, `pto.vsts`, `pto.vbr`, `pto.v{add,...}`: their
+//!   `OpKind`s carry data the interpreter runs on (granularity, pattern) and their forms are
+//!   older than this catalog; they are the next candidates to move.
+//!
+//! Ops in no row and not hand-written are read by the opaque reader.
+
+pub mod format;
+pub mod interp;
+
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::{CatalogOp, OpKind};
+use format::Compiled;
+
+/// How a parsed row becomes an `OpKind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// `OpKind::Catalog` with the row and its operand segment sizes.
+    Catalog,
+    DeclareTile,
+    /// Segments `addr? valid_row? valid_col?`.
+    AllocTile,
+    /// Segments `ptr shape* strides*`.
+    MakeTensorView,
+    /// Segments `source offsets* sizes*`.
+    PartitionView,
+}
+
+/// One op of the catalog (see the module doc).
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub name: &'static str,
+    pub operands: &'static str,
+    pub results: &'static str,
+    pub attrs: &'static str,
+    pub format: &'static str,
+    pub same: &'static str,
+    pub bool_result: bool,
+    pub build: Build,
+    pub summary: &'static str,
+}
+
+impl Row {
+    pub const fn same(mut self, s: &'static str) -> Row {
+        self.same = s;
+        self
+    }
+    pub const fn build(mut self, b: Build) -> Row {
+        self.build = b;
+        self
+    }
+    pub const fn doc(mut self, s: &'static str) -> Row {
+        self.summary = s;
+        self
+    }
+    pub const fn bool_result(mut self) -> Row {
+        self.bool_result = true;
+        self
+    }
+    /// Whether `attr-dict` accepts any key (`*` in the attribute list).
+    pub fn open_attrs(&self) -> bool {
+        self.attrs.split_whitespace().any(|w| w == "*")
+    }
+}
+
+const fn row(
+    name: &'static str,
+    operands: &'static str,
+    results: &'static str,
+    attrs: &'static str,
+    format: &'static str,
+) -> Row {
+    Row {
+        name,
+        operands,
+        results,
+        attrs,
+        format,
+        same: "",
+        bool_result: false,
+        build: Build::Catalog,
+        summary: "",
+    }
+}
+
+const BIN: &str = "$lhs `,` $rhs attr-dict `:` type($result)";
+const UNARY: &str = "$operand attr-dict `:` type($result)";
+const CAST: &str = "$in attr-dict `:` type($in) `to` type($out)";
+const CMP: &str = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+const TILE_DPS: &str =
+    "`ins` `(` $srcs `:` type($srcs) `)` (`outs` `(` $dsts^ `:` type($dsts) `)`)? attr-dict";
+
+/// The catalog, in family order (the order of `docs/ops.md`).
+fn build_rows() -> Vec<Row> {
+    let mut t = vec![
+        // ---- PTO: views, tiles, memory ----
+        row("pto.make_tensor_view", "ptr shape* strides*", "result", "layout",
+            "$ptr `,` `shape` `=` `[` $shape `]` (`,`)? `strides` `=` `[` $strides `]` attr-dict `:` type($result)")
+            .build(Build::MakeTensorView)
+            .doc("a tensor view over a pointer with dynamic shape and strides (the `,` before `strides` may be omitted, D-7)"),
+        row("pto.partition_view", "source offsets* sizes*", "result", "",
+            "$source `,` `offsets` `=` `[` $offsets `]` `,` `sizes` `=` `[` $sizes `]` attr-dict `:` type($source) `->` type($result)")
+            .build(Build::PartitionView)
+            .doc("a window of a tensor view"),
+        row("pto.subview", "source offsets* valid*", "result", "sizes",
+            "$source `[` $offsets `]` `sizes` $sizes (`valid` `[` $valid^ `]`)? attr-dict `:` type($source) `->` type($result)")
+            .doc("a window of a tile: dynamic offsets, static sizes, optional dynamic valid extents"),
+        row("pto.subview", "source offsets* sizes*", "result", "",
+            "$source `,` `offsets` `=` `[` $offsets `]` `,` `sizes` `=` `[` $sizes `]` attr-dict `:` type($source) `->` type($result)")
+            .build(Build::PartitionView)
+            .doc("January spelling of `pto.partition_view` (printed as `pto.partition_view`)"),
+        row("pto.declare_tile", "", "tile", "", "attr-dict `->` type($tile)")
+            .build(Build::DeclareTile)
+            .doc("a tile without storage"),
+        row("pto.alloc_tile", "addr? valid_row? valid_col?", "result", "",
+            "(`addr` `=` $addr^)? (`valid_row` `=` $valid_row^)? (`valid_col` `=` $valid_col^)? attr-dict `:` type($result)")
+            .build(Build::AllocTile)
+            .doc("a tile buffer, optionally at an address with dynamic valid extents (`: <loc=...>` may omit `!pto.tile_buf`, D-7b)"),
+        row("pto.tload", "src dst", "", "layout",
+            "`ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` attr-dict")
+            .doc("global memory to tile"),
+        row("pto.tstore", "src pre? fp? dst", "", "layout stPhase atomicType reluPreMode",
+            "`ins` `(` $src `:` type($src) (`,` $pre^ `:` type($pre))? (`fp` $fp^ `:` type($fp))? `)` `outs` `(` $dst `:` type($dst) `)` attr-dict")
+            .doc("tile to global memory; optional pre-quant scalar and `fp` scaling tile"),
+        row("pto.castptr", "src", "result", "", "$src attr-dict `:` type($src) `->` type($result)")
+            .doc("reinterprets an address as a typed pointer"),
+    ];
+    // ---- PTO tile ops in destination-passing style ----
+    for (name, doc) in [
+        ("pto.tadd", "elementwise tile addition"),
+        ("pto.tsub", "elementwise tile subtraction"),
+        ("pto.tmul", "elementwise tile multiplication"),
+        ("pto.tdiv", "elementwise tile division"),
+        ("pto.tmax", "elementwise tile maximum"),
+        ("pto.tmin", "elementwise tile minimum"),
+        ("pto.tand", "elementwise tile and"),
+        ("pto.tor", "elementwise tile or"),
+        ("pto.txor", "elementwise tile xor (optional scratch tile)"),
+        ("pto.tadds", "tile plus scalar"),
+        ("pto.tsubs", "tile minus scalar"),
+        ("pto.tmuls", "tile times scalar"),
+        ("pto.tdivs", "tile divided by scalar, or scalar by tile"),
+        ("pto.tmaxs", "tile maximum with a scalar"),
+        ("pto.tmins", "tile minimum with a scalar"),
+        ("pto.texp", "elementwise exponential"),
+        ("pto.tlog", "elementwise natural logarithm"),
+        ("pto.tsqrt", "elementwise square root"),
+        ("pto.trsqrt", "elementwise reciprocal square root"),
+        ("pto.tabs", "elementwise absolute value"),
+        ("pto.trecip", "elementwise reciprocal"),
+        ("pto.tneg", "elementwise negation"),
+        ("pto.trelu", "elementwise ReLU"),
+        ("pto.tnot", "elementwise bitwise not"),
+        ("pto.tsel", "select between tiles by a mask"),
+        ("pto.tmatmul", "matrix multiplication"),
+        (
+            "pto.tmatmul.acc",
+            "matrix multiplication accumulating into an input",
+        ),
+        ("pto.tmatmul.mx", "matrix multiplication with scaling tiles"),
+    ] {
+        t.push(row(name, "srcs* dsts*", "", "*", TILE_DPS).doc(doc));
+    }
+    // ---- arith ----
+    for (name, doc) in [
+        ("arith.addi", "integer addition"),
+        ("arith.subi", "integer subtraction"),
+        ("arith.muli", "integer multiplication"),
+        ("arith.divsi", "signed integer division"),
+        ("arith.divui", "unsigned integer division"),
+        ("arith.ceildivsi", "signed division rounding up"),
+        ("arith.ceildivui", "unsigned division rounding up"),
+        ("arith.floordivsi", "signed division rounding down"),
+        ("arith.remsi", "signed remainder"),
+        ("arith.remui", "unsigned remainder"),
+        ("arith.andi", "bitwise and"),
+        ("arith.ori", "bitwise or"),
+        ("arith.xori", "bitwise xor"),
+        ("arith.shli", "shift left"),
+        ("arith.shrsi", "arithmetic shift right"),
+        ("arith.shrui", "logical shift right"),
+        ("arith.maxsi", "signed maximum"),
+        ("arith.minsi", "signed minimum"),
+        ("arith.maxui", "unsigned maximum"),
+        ("arith.minui", "unsigned minimum"),
+        ("arith.addf", "float addition"),
+        ("arith.subf", "float subtraction"),
+        ("arith.mulf", "float multiplication"),
+        ("arith.divf", "float division"),
+        ("arith.remf", "float remainder"),
+        ("arith.maximumf", "float maximum (NaN-propagating)"),
+        ("arith.minimumf", "float minimum (NaN-propagating)"),
+        ("arith.maxnumf", "float maximum (NaN-ignoring)"),
+        ("arith.minnumf", "float minimum (NaN-ignoring)"),
+    ] {
+        t.push(
+            row(name, "lhs rhs", "result", "", BIN)
+                .same("lhs rhs result")
+                .doc(doc),
+        );
+    }
+    t.push(
+        row("arith.negf", "operand", "result", "", UNARY)
+            .same("operand result")
+            .doc("float negation"),
+    );
+    t.push(
+        row("arith.cmpi", "lhs rhs", "result", "predicate:kw", CMP)
+            .same("lhs rhs")
+            .bool_result()
+            .doc("integer comparison"),
+    );
+    t.push(
+        row("arith.cmpf", "lhs rhs", "result", "predicate:kw", CMP)
+            .same("lhs rhs")
+            .bool_result()
+            .doc("float comparison"),
+    );
+    t.push(
+        row(
+            "arith.select",
+            "condition true_value false_value",
+            "result",
+            "",
+            "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
+        )
+        .same("true_value false_value result")
+        .doc("picks one of two values by an i1 condition"),
+    );
+    for (name, doc) in [
+        ("arith.index_cast", "integer to/from index, sign-extending"),
+        (
+            "arith.index_castui",
+            "integer to/from index, zero-extending",
+        ),
+        ("arith.extsi", "sign extension"),
+        ("arith.extui", "zero extension"),
+        ("arith.trunci", "integer truncation"),
+        ("arith.sitofp", "signed integer to float"),
+        ("arith.uitofp", "unsigned integer to float"),
+        ("arith.fptosi", "float to signed integer"),
+        ("arith.fptoui", "float to unsigned integer"),
+        ("arith.extf", "float extension"),
+        ("arith.truncf", "float truncation"),
+        ("arith.bitcast", "bit-preserving cast"),
+    ] {
+        t.push(row(name, "in", "out", "", CAST).doc(doc));
+    }
+    // ---- math ----
+    for (name, doc) in [
+        ("math.exp", "exponential"),
+        ("math.exp2", "base-2 exponential"),
+        ("math.log", "natural logarithm"),
+        ("math.log2", "base-2 logarithm"),
+        ("math.log10", "base-10 logarithm"),
+        ("math.sqrt", "square root"),
+        ("math.rsqrt", "reciprocal square root"),
+        ("math.absf", "float absolute value"),
+        ("math.absi", "integer absolute value"),
+        ("math.tanh", "hyperbolic tangent"),
+        ("math.sin", "sine"),
+        ("math.cos", "cosine"),
+        ("math.erf", "error function"),
+        ("math.floor", "round down"),
+        ("math.ceil", "round up"),
+        ("math.round", "round half away from zero"),
+        ("math.trunc", "round toward zero"),
+    ] {
+        t.push(
+            row(name, "operand", "result", "", UNARY)
+                .same("operand result")
+                .doc(doc),
+        );
+    }
+    t.push(
+        row("math.powf", "lhs rhs", "result", "", BIN)
+            .same("lhs rhs result")
+            .doc("float power"),
+    );
+    t.push(
+        row(
+            "math.fma",
+            "a b c",
+            "result",
+            "",
+            "$a `,` $b `,` $c attr-dict `:` type($result)",
+        )
+        .same("a b c result")
+        .doc("fused multiply-add"),
+    );
+    // ---- func, scf ----
+    t.push(
+        row(
+            "func.call",
+            "operands*",
+            "results*",
+            "callee",
+            "$callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)",
+        )
+        .doc("calls a function by symbol"),
+    );
+    t.push(
+        row(
+            "scf.yield",
+            "results*",
+            "",
+            "",
+            "attr-dict ($results^ `:` type($results))?",
+        )
+        .doc("ends an `scf` region, passing values out"),
+    );
+    t.push(
+        row(
+            "scf.condition",
+            "condition args*",
+            "",
+            "",
+            "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+        )
+        .doc("ends the `before` region of `scf.while`"),
+    );
+    // ---- memref ----
+    t.push(
+        row(
+            "memref.load",
+            "memref indices*",
+            "result",
+            "",
+            "$memref `[` $indices `]` attr-dict `:` type($memref)",
+        )
+        .doc("reads one element"),
+    );
+    t.push(
+        row(
+            "memref.store",
+            "value memref indices*",
+            "",
+            "",
+            "$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
+        )
+        .doc("writes one element"),
+    );
+    for (name, doc) in [
+        ("memref.alloc", "allocates a buffer"),
+        ("memref.alloca", "allocates a stack buffer"),
+    ] {
+        t.push(
+            row(
+                name,
+                "dynamicSizes* symbolOperands*",
+                "memref",
+                "",
+                "`(` $dynamicSizes `)` (`[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+            )
+            .doc(doc),
+        );
+    }
+    t.push(
+        row(
+            "memref.dealloc",
+            "memref",
+            "",
+            "",
+            "$memref attr-dict `:` type($memref)",
+        )
+        .doc("frees a buffer"),
+    );
+    t.push(
+        row(
+            "memref.cast",
+            "source",
+            "dest",
+            "",
+            "$source attr-dict `:` type($source) `to` type($dest)",
+        )
+        .doc("changes static shape information"),
+    );
+    t.push(
+        row(
+            "memref.copy",
+            "source target",
+            "",
+            "",
+            "$source `,` $target attr-dict `:` type($source) `to` type($target)",
+        )
+        .doc("copies a buffer"),
+    );
+    t
+}
+
+/// Row index into [`rows`].
+pub type RowId = u16;
+
+struct Table {
+    rows: Vec<Row>,
+    compiled: Vec<Compiled>,
+    by_name: FxHashMap<&'static str, Vec<RowId>>,
+}
+
+fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| {
+        let rows = build_rows();
+        let compiled = rows
+            .iter()
+            .map(|r| {
+                format::compile(r.operands, r.results, r.attrs, r.format, r.same).unwrap_or_else(
+                    // The catalog's unit test compiles every row; a broken row is a bug here.
+                    |e| panic!("catalog row {}: {e}", r.name),
+                )
+            })
+            .collect();
+        let mut by_name: FxHashMap<&'static str, Vec<RowId>> = FxHashMap::default();
+        for (i, r) in rows.iter().enumerate() {
+            by_name.entry(r.name).or_default().push(i as RowId);
+        }
+        Table {
+            rows,
+            compiled,
+            by_name,
+        }
+    })
+}
+
+/// Every row, in table order.
+pub fn rows() -> &'static [Row] {
+    &table().rows
+}
+
+/// The row `id` and its compiled format.
+pub fn get(id: RowId) -> Option<(&'static Row, &'static Compiled)> {
+    let t = table();
+    Some((t.rows.get(id as usize)?, t.compiled.get(id as usize)?))
+}
+
+/// The rows spelled `name` (alternatives in table order); empty if none.
+pub fn by_name(name: &str) -> &'static [RowId] {
+    table().by_name.get(name).map_or(&[], Vec::as_slice)
+}
+
+/// The canonical spelling of `name` if a row has it.
+pub fn canonical(name: &str) -> Option<&'static str> {
+    let ids = by_name(name);
+    ids.first().map(|&i| table().rows[i as usize].name)
+}
+
+fn first_row(name: &str) -> Option<RowId> {
+    by_name(name).first().copied()
+}
+
+/// The `OpKind` a parsed row builds, from its operand segment sizes.
+pub fn build_kind(id: RowId, segs: &[u32]) -> OpKind {
+    let build = get(id).map_or(Build::Catalog, |(r, _)| r.build);
+    match (build, segs) {
+        (Build::DeclareTile, _) => OpKind::DeclareTile,
+        (Build::AllocTile, &[a, r, c]) => OpKind::AllocTile {
+            addr: a > 0,
+            valid_row: r > 0,
+            valid_col: c > 0,
+        },
+        (Build::MakeTensorView, &[_, shape, strides]) => OpKind::MakeTensorView { shape, strides },
+        (Build::PartitionView, &[_, offsets, sizes]) => OpKind::PartitionView { offsets, sizes },
+        _ => OpKind::Catalog(CatalogOp {
+            row: id,
+            segments: segs.into(),
+        }),
+    }
+}
+
+/// The row that prints `kind`, with the operand segment sizes (inverse of [`build_kind`]).
+pub fn row_of(kind: &OpKind) -> Option<(RowId, Vec<u32>)> {
+    let u = |b: bool| u32::from(b);
+    Some(match kind {
+        OpKind::Catalog(c) => (c.row, c.segments.to_vec()),
+        OpKind::DeclareTile => (first_row("pto.declare_tile")?, Vec::new()),
+        OpKind::AllocTile {
+            addr,
+            valid_row,
+            valid_col,
+        } => (
+            first_row("pto.alloc_tile")?,
+            vec![u(*addr), u(*valid_row), u(*valid_col)],
+        ),
+        OpKind::MakeTensorView { shape, strides } => (
+            first_row("pto.make_tensor_view")?,
+            vec![1, *shape, *strides],
+        ),
+        OpKind::PartitionView { offsets, sizes } => {
+            (first_row("pto.partition_view")?, vec![1, *offsets, *sizes])
+        }
+        _ => return None,
+    })
+}
+
+/// Operand segment sizes of a row read in generic form with `n` operands: from
+/// `operandSegmentSizes` when given, else when at most one segment is not single (it takes
+/// the rest).
+pub fn generic_segments(id: RowId, n: usize, given: Option<&[u32]>) -> Option<Vec<u32>> {
+    let (_, c) = get(id)?;
+    if let Some(seg) = given {
+        let fits = c.operands.iter().zip(seg).all(|(s, &k)| match s.arity {
+            format::Arity::One => k == 1,
+            format::Arity::Opt => k <= 1,
+            format::Arity::Many => true,
+        });
+        return (fits && seg.len() == c.operands.len() && seg.iter().sum::<u32>() as usize == n)
+            .then(|| seg.to_vec());
+    }
+    let fixed = c
+        .operands
+        .iter()
+        .filter(|s| s.arity == format::Arity::One)
+        .count();
+    let flexible = c.operands.len() - fixed;
+    if n == fixed {
+        return Some(
+            c.operands
+                .iter()
+                .map(|s| u32::from(s.arity == format::Arity::One))
+                .collect(),
+        );
+    }
+    if n < fixed || flexible > 1 || (flexible == 0 && n != fixed) {
+        return None;
+    }
+    Some(
+        c.operands
+            .iter()
+            .map(|s| match s.arity {
+                format::Arity::One => 1,
+                _ => (n - fixed) as u32,
+            })
+            .collect(),
+    )
+}
+
+/// `docs/ops.md`: the generated op index.
+pub fn ops_markdown() -> String {
+    let mut out = String::from(
+        "# Op index\n\n\
+         Generated from the op catalog (`compiler/src/front/catalog/mod.rs`) by\n\
+         `PTOC_BLESS=1 cargo test -p ptoc --test ops_docs`; do not edit by hand.\n\
+         Each row is the op's custom form in the catalog's format language\n\
+         (`compiler/src/front/catalog/format.rs`). Ops with hand-written grammars are listed in the\n\
+         catalog's module doc; ops in neither are read as opaque statements.\n",
+    );
+    let mut family = "";
+    for r in rows() {
+        let fam = r.name.split('.').next().unwrap_or("");
+        if fam != family {
+            family = fam;
+            out.push_str(&format!("\n## `{fam}`\n\n| op | operands | results | attributes | format | |\n|---|---|---|---|---|---|\n"));
+        }
+        let cell = |s: &str| {
+            if s.is_empty() {
+                String::new()
+            } else {
+                format!("`{}`", s.replace('|', "\\|"))
+            }
+        };
+        let mut notes = r.summary.to_string();
+        if !r.same.is_empty() {
+            notes.push_str(&format!("; same type: {}", r.same));
+        }
+        if r.bool_result {
+            notes.push_str("; result i1");
+        }
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | `` {} `` | {} |\n",
+            r.name,
+            cell(r.operands),
+            cell(r.results),
+            cell(r.attrs),
+            r.format.replace('|', "\\|"),
+            notes
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_compiles() {
+        for r in build_rows() {
+            if let Err(e) = format::compile(r.operands, r.results, r.attrs, r.format, r.same) {
+                panic!("row {}: {e}", r.name);
+            }
+        }
+        assert!(rows().len() > 100);
+    }
+
+    #[test]
+    fn kinds_round_trip_through_rows() {
+        for (name, segs) in [
+            ("pto.make_tensor_view", vec![1, 2, 2]),
+            ("pto.partition_view", vec![1, 3, 3]),
+            ("pto.alloc_tile", vec![1, 0, 1]),
+            ("pto.declare_tile", vec![]),
+            ("pto.tstore", vec![1, 0, 1, 1]),
+        ] {
+            let id = first_row(name).unwrap();
+            let k = build_kind(id, &segs);
+            assert_eq!(row_of(&k), Some((id, segs)), "{name}");
+        }
+    }
+
+    #[test]
+    fn generic_segments_infer_one_variadic() {
+        let id = first_row("pto.tload").unwrap();
+        assert_eq!(generic_segments(id, 2, None), Some(vec![1, 1]));
+        assert_eq!(generic_segments(id, 3, None), None);
+        let st = first_row("pto.tstore").unwrap();
+        assert_eq!(generic_segments(st, 2, None), Some(vec![1, 0, 0, 1]));
+        assert_eq!(generic_segments(st, 3, None), None);
+        assert_eq!(
+            generic_segments(st, 3, Some(&[1, 0, 1, 1])),
+            Some(vec![1, 0, 1, 1])
+        );
+    }
+}
