@@ -26,10 +26,15 @@
 //! * `ConfigWhilePending` covers SFPCONFIG and backdoor template writes (VD ≥ 12 with backdoor
 //!   enabled); the check runs before the backdoor write is performed in `step`.
 //!
+//! What a SFPLOADMACRO schedules depends only on (macro, VD, load mode, macro configuration);
+//! it is computed once and cached (`MacroState::plans`), so the templates are decoded once per
+//! configuration, not per issue.
+//!
 //! Invariants:
 //! * A scheduled instruction runs through the regular per-instruction handlers on a renamed copy
 //!   (its VB/"d" operand copied into a scratch LReg not otherwise read); the result is moved to
-//!   L16 or the macro's VD, the scratch is restored, and issue-level state (MAD hazard, SWAP
+//!   L16 or the macro's VD, the registers it can write are restored (every LReg for the
+//!   instructions `scratch_writes` does not know), and issue-level state (MAD hazard, SWAP
 //!   stall) is left untouched, so scheduled instructions never create regular-issue stalls.
 //! * Only the register write and (for VD < 8) the flag writes of the scheduled instruction are
 //!   visible; with VD = 16 lane flags are restored (writes to VD ≥ 8 never set flags).
@@ -188,7 +193,34 @@ pub(super) struct MacroState {
     /// cycles).
     due_buf: Vec<Pending>,
     writes_buf: Vec<(usize, [u32; LANES], u32)>,
+    /// What a SFPLOADMACRO schedules, by everything that decides it (see [`PlanKey`]): decoding
+    /// and substituting the templates once per configuration instead of once per issue.
+    plans: Vec<(PlanKey, [Option<PlanEntry>; 4])>,
 }
+
+/// The inputs of a SFPLOADMACRO's scheduling step besides the address: the macro, its VD, its
+/// load mode and the whole macro configuration (so any configuration write misses the cache).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PlanKey {
+    m: usize,
+    vd: u8,
+    mod0: Mod0,
+    seq: u32,
+    misc: u16,
+    templates: [Option<u32>; 4],
+}
+
+/// One scheduled entry of a cached plan (a Store's address is filled in at issue).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PlanEntry {
+    unit: Unit,
+    what: Sched,
+    delay: u8,
+    by_insns: bool,
+}
+
+/// Bound on cached plans (a kernel uses at most 4 macros × a few VDs).
+const MAX_PLANS: usize = 32;
 
 impl MacroState {
     pub(super) fn pending(&self) -> usize {
@@ -198,6 +230,42 @@ impl MacroState {
 
 fn hz(pc: usize, hazard: MacroHazard) -> SimError {
     SimError::Macro { pc, hazard }
+}
+
+/// The LRegs `insn` (a scheduled instruction renamed onto a scratch register) can write, for
+/// the instructions whose write set is their VD (plus VC for the two-register SFPSWAP modes);
+/// `None` for anything else (cross-lane SFPSHFT2 / SFPSWAP modes, SFPTRANSP, …), which makes
+/// `sched_op` save every register.
+fn scratch_writes(insn: &Insn) -> Option<u32> {
+    use Insn as I;
+    let bit = |r: Reg| 1u32 << (r.0 & 15);
+    match *insn {
+        I::MulI { vd, .. }
+        | I::AddI { vd, .. }
+        | I::DivP2 { vd, .. }
+        | I::ExExp { vd, .. }
+        | I::ExMan { vd, .. }
+        | I::IAdd { vd, .. }
+        | I::Shft { vd, .. }
+        | I::Mov { vd, .. }
+        | I::Abs { vd, .. }
+        | I::And { vd, .. }
+        | I::Or { vd, .. }
+        | I::Not { vd, .. }
+        | I::Lz { vd, .. }
+        | I::SetExp { vd, .. }
+        | I::SetMan { vd, .. }
+        | I::Mad { vd, .. }
+        | I::Add { vd, .. }
+        | I::Mul { vd, .. }
+        | I::SetSgn { vd, .. }
+        | I::Xor { vd, .. }
+        | I::StochRnd { vd, .. }
+        | I::Cast { vd, .. } => Some(bit(vd)),
+        I::Shft2 { vd, mod1, .. } if matches!(mod1.0, 5 | 6) => Some(bit(vd)),
+        I::Swap { vc, vd, mod1 } if matches!(mod1.0, 0 | 1 | 9) => Some(bit(vc) | bit(vd)),
+        _ => None,
+    }
 }
 
 impl Machine {
@@ -521,17 +589,41 @@ impl Machine {
                 },
             ));
         };
-        let (cur_l, cur_i) = (self.lreg, self.init);
+        let run = with_vd(insn, Reg(s));
+        let su = usize::from(s);
+        // Save what the renamed instruction can write: the scratch (and, for the two-output
+        // SFPSWAP modes, VC) when `scratch_writes` knows the instruction, else every LReg.
+        let written = scratch_writes(&run).map_or(u32::MAX, |w| w | 1 << su);
+        let cur_i = self.init;
+        let mut saved = [[0u32; LANES]; 2];
+        let mut saved_regs = [usize::MAX; 2];
+        let full = if written.count_ones() <= 2 {
+            for (k, r) in (0..17).filter(|r| written >> r & 1 != 0).enumerate() {
+                saved[k] = self.lreg[r];
+                saved_regs[k] = r;
+            }
+            None
+        } else {
+            Some(Box::new(self.lreg))
+        };
         let d = usize::from(din & 15);
-        self.lreg[usize::from(s)] = cur_l[d];
-        self.init[usize::from(s)] = cur_i[d];
+        self.lreg[su] = self.lreg[d];
+        self.init[su] = cur_i[d];
         let (cc, mad, busy, sh) = (self.cc, self.mad_pending, self.busy_next, self.wh_shuffle);
         let en = self.lane_enabled();
-        let run = with_vd(insn, Reg(s));
         let res = self.execute_lowered(&run, pc, dst);
-        let out = self.lreg[usize::from(s)];
+        let out = self.lreg[su];
         let new_cc = self.cc;
-        self.lreg = cur_l;
+        match full {
+            Some(all) => self.lreg = *all,
+            None => {
+                for (k, &r) in saved_regs.iter().enumerate() {
+                    if r != usize::MAX {
+                        self.lreg[r] = saved[k];
+                    }
+                }
+            }
+        }
         self.init = cur_i;
         self.mad_pending = mad;
         self.busy_next = busy;
@@ -583,6 +675,38 @@ impl Machine {
             imm10: imm,
         };
         self.execute(&load, pc, dst)?;
+        let key = PlanKey {
+            m,
+            vd,
+            mod0,
+            seq,
+            misc,
+            templates: self.macro_cfg.templates,
+        };
+        if let Some(&(_, plan)) = self.macro_state.plans.iter().find(|(k, _)| *k == key) {
+            // A cached plan was built by the loop below without error, so only the forget rule
+            // (which depends on what is pending) can fail here, checked in the same unit order.
+            for e in plan.iter().flatten() {
+                self.forget_check(pc, e.unit, e.delay)?;
+                let what = match e.what {
+                    Sched::Store { vd, mod0, .. } => Sched::Store {
+                        vd,
+                        mod0,
+                        imm10: addr,
+                    },
+                    w => w,
+                };
+                self.macro_state.pending.push(Pending {
+                    unit: e.unit,
+                    what,
+                    remaining: e.delay,
+                    by_insns: e.by_insns,
+                    pc,
+                });
+            }
+            return Ok(());
+        }
+        let mut plan = [None; 4];
         for (i, unit) in Unit::SCHEDULED.iter().copied().enumerate() {
             let b = (seq >> (8 * i)) as u8;
             let delay = (b >> 3) & 7;
@@ -592,16 +716,8 @@ impl Machine {
             // The forget rule applies only to bytes that schedule something (src != 0): the
             // published u32→fp32 schedule (tt-llk) relies on an all-zero MAD byte of macro 0 not
             // dropping macro 1's pending MAD (tensix.md §6.2 "revisit" clause).
-            if delay != 7 && src != 0 {
-                if let Some(k) = self
-                    .macro_state
-                    .pending
-                    .iter()
-                    .position(|p| p.unit == unit && p.remaining == delay)
-                {
-                    self.macro_state.pending.remove(k);
-                    return Err(hz(pc, MacroHazard::Forgotten { unit, delay }));
-                }
+            if src != 0 {
+                self.forget_check(pc, unit, delay)?;
             }
             let what = match src {
                 0 => continue,
@@ -703,13 +819,43 @@ impl Machine {
                     }
                 }
             };
+            let by_insns = misc >> (8 + i) & 1 != 0;
+            plan[i] = Some(PlanEntry {
+                unit,
+                what,
+                delay,
+                by_insns,
+            });
             self.macro_state.pending.push(Pending {
                 unit,
                 what,
                 remaining: delay,
-                by_insns: misc >> (8 + i) & 1 != 0,
+                by_insns,
                 pc,
             });
+        }
+        if self.macro_state.plans.len() >= MAX_PLANS {
+            self.macro_state.plans.clear();
+        }
+        self.macro_state.plans.push((key, plan));
+        Ok(())
+    }
+
+    /// The forget rule (§6.2 step 2) for a byte that schedules something on `unit` with
+    /// `delay`: a pending instruction there with that remaining delay would be dropped, which
+    /// the simulator reports as `Forgotten`.
+    fn forget_check(&mut self, pc: usize, unit: Unit, delay: u8) -> Result<(), SimError> {
+        if delay == 7 {
+            return Ok(());
+        }
+        if let Some(k) = self
+            .macro_state
+            .pending
+            .iter()
+            .position(|p| p.unit == unit && p.remaining == delay)
+        {
+            self.macro_state.pending.remove(k);
+            return Err(hz(pc, MacroHazard::Forgotten { unit, delay }));
         }
         Ok(())
     }
