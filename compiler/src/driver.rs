@@ -521,7 +521,10 @@ mod tests {
             let by_ref = check_file(input, &opts);
             let (owned, shown) = check_owned(input.to_vec(), &opts);
             assert_eq!(owned.text, by_ref.text);
-            assert_eq!(format!("{:?}", owned.chunks), format!("{:?}", by_ref.chunks));
+            assert_eq!(
+                format!("{:?}", owned.chunks),
+                format!("{:?}", by_ref.chunks)
+            );
             assert_eq!(owned.file_diagnostics, by_ref.file_diagnostics);
             let want = std::str::from_utf8(input)
                 .is_err()

@@ -30,7 +30,13 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
     };
     // The bytes move into `file.text`: a large input is held once.
     let (file, undecodable) = driver::check_owned(bytes, &opts);
-    let code = report(a, io, &name, &file, undecodable.as_deref().unwrap_or(&file.text));
+    let code = report(
+        a,
+        io,
+        &name,
+        &file,
+        undecodable.as_deref().unwrap_or(&file.text),
+    );
     super::release(file);
     code
 }

@@ -221,7 +221,9 @@ fn render_with(
                 // line before, so the window starts there.
                 from = index.line_start(shown_lines.0 - 1).unwrap_or(0);
             }
-            let end = index.line_range(shown_lines.1).map_or(text.len(), |r| r.end);
+            let end = index
+                .line_range(shown_lines.1)
+                .map_or(text.len(), |r| r.end);
             (from, (end + 1).min(text.len()))
         }
     };
@@ -341,7 +343,10 @@ fn widen_margin(line: &str, skipped: usize, grow: usize) -> String {
                 last_space_end = Some(i);
             }
             0x1b => {
-                i += bytes[i..].iter().position(|&b| b == b'm').map_or(bytes.len() - i, |n| n + 1);
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'm')
+                    .map_or(bytes.len() - i, |n| n + 1);
             }
             _ => break,
         }
@@ -721,7 +726,9 @@ mod tests {
             index.line_start(line).unwrap_or(0) + col
         };
         let mut cases = Vec::new();
-        for &line in &[1, 2, 8, 9, 10, 11, 95, 99, 100, 101, 998, 999, 1000, 1001, 1199, 1200] {
+        for &line in &[
+            1, 2, 8, 9, 10, 11, 95, 99, 100, 101, 998, 999, 1000, 1001, 1199, 1200,
+        ] {
             let p = at(line, 2);
             cases.push(diag(Span::new(p, p + 3)));
             cases.push(diag(Span::new(p, p)).with_help("h1\nh2"));

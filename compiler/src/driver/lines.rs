@@ -213,15 +213,30 @@ mod tests {
         let lazy = LazyLines::new(&t);
         // Queries out of order, as far labels and notes make them.
         let mut offsets: Vec<usize> = (0..t.len() + 3).step_by(997).collect();
-        offsets.extend([t.len() - 1, t.len(), t.len() + 10, LAZY_BLOCK, LAZY_BLOCK - 1, 0]);
+        offsets.extend([
+            t.len() - 1,
+            t.len(),
+            t.len() + 10,
+            LAZY_BLOCK,
+            LAZY_BLOCK - 1,
+            0,
+        ]);
         offsets.reverse();
         for &o in &offsets {
             assert_eq!(lazy.line(o), full.line(o), "line({o})");
             assert_eq!(lazy.line_col(o), full.line_col(&t, o), "line_col({o})");
         }
         for line in (0..full.line_count() + 3).rev() {
-            assert_eq!(lazy.line_start(line), full.line_start(line), "start({line})");
-            assert_eq!(lazy.line_range(line), full.line_range(line), "range({line})");
+            assert_eq!(
+                lazy.line_start(line),
+                full.line_start(line),
+                "start({line})"
+            );
+            assert_eq!(
+                lazy.line_range(line),
+                full.line_range(line),
+                "range({line})"
+            );
         }
         let empty = LazyLines::new("");
         assert_eq!(empty.line(5), 1);
