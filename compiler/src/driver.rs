@@ -9,6 +9,9 @@
 //! diagnostic and no chunks (never an I/O error); a chunk with parse errors is not verified
 //! (D-27). [`read_source`] stops reading at the first invalid UTF-8 sequence and
 //! [`display_text`] shows the offending bytes escaped.
+//!
+//! Cost: a file is read once into a buffer of its size ([`read_source_sized`]) and
+//! [`check_owned`] moves that buffer into [`FileResult::text`]; the CLI holds a large input once.
 
 mod directives;
 mod lines;
@@ -22,7 +25,7 @@ use crate::ir::Module;
 use crate::target::Profile;
 
 pub use directives::{find_directives, match_directives, Directive};
-pub use lines::LineIndex;
+pub use lines::{LazyLines, LineIndex};
 
 /// Which profile(s) to verify against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,8 +199,18 @@ pub const INVALID_SHOWN: usize = 16;
 /// on the result as on the whole input, and the rest is never read: a large binary file costs
 /// what its first bytes cost. Each byte is validated once.
 pub fn read_source(reader: &mut dyn std::io::Read) -> std::io::Result<Vec<u8>> {
+    read_source_sized(reader, 0)
+}
+
+/// [`read_source`] with the expected size (a regular file's length; 0 if unknown): the buffer is
+/// allocated once for it, so a file is read into place without regrowing or copying.
+pub fn read_source_sized(
+    reader: &mut dyn std::io::Read,
+    expected: usize,
+) -> std::io::Result<Vec<u8>> {
     const BLOCK: usize = 64 * 1024;
-    let mut buf: Vec<u8> = Vec::new();
+    // One block more than expected: reading the end of the file needs room for a 0-byte read.
+    let mut buf: Vec<u8> = Vec::with_capacity(expected.saturating_add(BLOCK));
     // Bytes before `checked` are valid UTF-8.
     let mut checked = 0;
     loop {
@@ -365,27 +378,64 @@ fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
     result
 }
 
-/// Runs parse (+ verify unless `parse_only`) over `bytes`.
+/// Runs parse (+ verify unless `parse_only`) over `bytes`. `FileResult::text` is a copy of
+/// `bytes`; [`check_owned`] moves them instead.
 pub fn check_file(bytes: &[u8], opts: &Options) -> FileResult {
     let text = match decode(bytes) {
         Ok(text) => text,
-        Err(diag) => {
-            return FileResult {
-                text: String::new(),
-                chunks: Vec::new(),
-                file_diagnostics: vec![*diag],
-            }
-        }
+        Err(diag) => return undecodable(*diag),
     };
-    let chunks = split_chunks(text, opts.split_input)
-        .into_iter()
-        .map(|range| check_chunk(text, range, opts))
-        .collect();
+    let chunks = check_chunks(text, opts);
     FileResult {
         text: text.to_string(),
         chunks,
         file_diagnostics: Vec::new(),
     }
+}
+
+/// [`check_file`] on bytes the caller gives away: the text is validated once and moved into
+/// `FileResult::text`, never copied (the CLI reads files of hundreds of MB). For input that is
+/// not UTF-8, also returns the text its diagnostic is shown against ([`display_text`]).
+pub fn check_owned(bytes: Vec<u8>, opts: &Options) -> (FileResult, Option<String>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let chunks = check_chunks(&text, opts);
+            let file = FileResult {
+                text,
+                chunks,
+                file_diagnostics: Vec::new(),
+            };
+            (file, None)
+        }
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let file = match decode(&bytes) {
+                Err(diag) => undecodable(*diag),
+                // Unreachable (`from_utf8` failed); a clean result keeps this total.
+                Ok(text) => FileResult {
+                    chunks: check_chunks(text, opts),
+                    text: text.to_string(),
+                    file_diagnostics: Vec::new(),
+                },
+            };
+            (file, Some(display_text(&bytes).into_owned()))
+        }
+    }
+}
+
+fn undecodable(diag: Diagnostic) -> FileResult {
+    FileResult {
+        text: String::new(),
+        chunks: Vec::new(),
+        file_diagnostics: vec![diag],
+    }
+}
+
+fn check_chunks(text: &str, opts: &Options) -> Vec<ChunkResult> {
+    split_chunks(text, opts.split_input)
+        .into_iter()
+        .map(|range| check_chunk(text, range, opts))
+        .collect()
 }
 
 /// `ptoc fmt`: the canonical text of every chunk, joined by `// -----` lines (§7.1), or the
@@ -451,6 +501,40 @@ mod tests {
         assert_eq!(texts(t, true), vec![t]);
         // Marker at the very start and at the very end without newline.
         assert_eq!(texts("// -----\nx\n// -----", true), vec!["", "x\n", ""]);
+    }
+
+    /// `check_owned` moves the text and agrees with `check_file`, decodable or not.
+    #[test]
+    fn check_owned_agrees_with_check_file() {
+        let opts = Options {
+            target: TargetChoice::Auto,
+            split_input: true,
+            format: InputFormat::Pto,
+            parse_only: false,
+            strict_ops: false,
+        };
+        for input in [
+            &b"module {}\n// -----\nmodule { %x = }\n"[..],
+            b"mod\xff\xfe rest\nmore",
+            b"",
+        ] {
+            let by_ref = check_file(input, &opts);
+            let (owned, shown) = check_owned(input.to_vec(), &opts);
+            assert_eq!(owned.text, by_ref.text);
+            assert_eq!(
+                format!("{:?}", owned.chunks),
+                format!("{:?}", by_ref.chunks)
+            );
+            assert_eq!(owned.file_diagnostics, by_ref.file_diagnostics);
+            let want = std::str::from_utf8(input)
+                .is_err()
+                .then(|| display_text(input).into_owned());
+            assert_eq!(shown, want);
+        }
+        let text = String::from("module {}\n");
+        let ptr = text.as_ptr();
+        let (owned, _) = check_owned(text.into_bytes(), &opts);
+        assert_eq!(owned.text.as_ptr(), ptr, "the text is moved, not copied");
     }
 
     #[test]

@@ -68,9 +68,24 @@ pub fn main() -> ExitCode {
         stderr: &mut stderr,
         color,
     };
+    EXITING.store(true, std::sync::atomic::Ordering::Relaxed);
     let code = run(std::env::args_os(), &mut io);
     let _ = io.stdout.flush();
     ExitCode::from(code)
+}
+
+/// Set by [`main`]: this process exits right after the command, so [`release`] leaves the
+/// command's large results (the file's text and IR) to the OS instead of freeing them one
+/// allocation at a time (millions for a large file). In-process callers of [`run`] free as usual.
+static EXITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Drops `value`, or when the process is about to exit ([`EXITING`]) forgets it.
+fn release<T>(value: T) {
+    if EXITING.load(std::sync::atomic::Ordering::Relaxed) {
+        std::mem::forget(value);
+    } else {
+        drop(value);
+    }
 }
 
 /// Runs one command line (`args` includes the program name) and returns the exit status.
@@ -119,18 +134,20 @@ fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
         parse_only: true,
         strict_ops: a.strict_ops,
     };
-    let file = driver::check_file(&bytes, &opts);
-    match driver::print_file(&file) {
+    let (file, undecodable) = driver::check_owned(bytes, &opts);
+    let code = match driver::print_file(&file) {
         Ok(text) => {
             io.out(&text);
             EXIT_OK
         }
         Err(diags) => {
-            let text = verify::display_text(&file, &bytes);
-            io.err(&render_human(&diags, &name, &text, io.color));
+            let text = undecodable.as_deref().unwrap_or(&file.text);
+            io.err(&render_human(&diags, &name, text, io.color));
             EXIT_ERRORS
         }
-    }
+    };
+    release(file);
+    code
 }
 
 fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
@@ -169,7 +186,12 @@ fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
         }
     } else {
         let name = path.display().to_string();
-        match std::fs::File::open(path).and_then(|mut f| driver::read_source(&mut f)) {
+        let read = |mut f: std::fs::File| {
+            // A regular file's length sizes the buffer once (0 for pipes and devices).
+            let expected = f.metadata().map_or(0, |m| m.len());
+            driver::read_source_sized(&mut f, usize::try_from(expected).unwrap_or(0))
+        };
+        match std::fs::File::open(path).and_then(read) {
             Ok(b) => Some((name, b)),
             Err(e) => {
                 io.err(&format!("ptoc: cannot read '{name}': {e}\n"));

@@ -3,11 +3,13 @@
 //! object with `--error-format json`), or the outcome of `--verify-diagnostics` (only failures
 //! are rendered).
 
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 
 use crate::diag::render::{diagnostic_json, render_human, render_json};
 use crate::diag::{sort_by_position, Diagnostic};
-use crate::driver::{self, ChunkResult, FileResult, LineIndex, Options, TargetChoice};
+use crate::driver::{self, ChunkResult, FileResult, LazyLines, Options, TargetChoice};
 use crate::target::Profile;
 
 use super::args::{self, ErrorFormat, VerifyArgs};
@@ -26,17 +28,26 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         parse_only: false,
         strict_ops: a.strict_ops,
     };
-    let file = driver::check_file(&bytes, &opts);
+    // The bytes move into `file.text`: a large input is held once.
+    let (file, undecodable) = driver::check_owned(bytes, &opts);
+    let code = report(
+        a,
+        io,
+        &name,
+        &file,
+        undecodable.as_deref().unwrap_or(&file.text),
+    );
+    super::release(file);
+    code
+}
 
+/// Reports a checked file (`shown` is the text diagnostics are shown against) and returns the
+/// exit status.
+fn report(a: &VerifyArgs, io: &mut Io<'_>, name: &str, file: &FileResult, shown: &str) -> u8 {
+    let target = a.target.map_or(TargetChoice::Auto, |t| t.choice());
     if a.verify_diagnostics {
-        let failures = driver::match_directives(&file);
-        emit(
-            &failures,
-            &name,
-            &display_text(&file, &bytes),
-            a.error_format,
-            io,
-        );
+        let failures = driver::match_directives(file);
+        emit(&failures, name, shown, a.error_format, io);
         return if failures.iter().any(Diagnostic::is_error) {
             EXIT_ERRORS
         } else {
@@ -44,20 +55,19 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         };
     }
     if target == TargetChoice::All {
-        let shown = display_text(&file, &bytes);
         let (text, ok) = match a.error_format {
-            ErrorFormat::Human => summary(&file, &name, &shown, a.split_input_file),
-            ErrorFormat::Json => summary_json(&file, &name, &shown, a.split_input_file),
+            ErrorFormat::Human => summary(file, name, shown, a.split_input_file),
+            ErrorFormat::Json => summary_json(file, name, shown, a.split_input_file),
         };
         io.out(&text);
         return if ok { EXIT_OK } else { EXIT_ERRORS };
     }
-    let mut diags = all_diagnostics(&file);
+    let mut diags = all_diagnostics(file);
     let mut lowering_failed = false;
     if a.lower_check == Some(args::LowerCheck::Tensix) && !file.has_errors() {
         // The Tensix backend's verdict on each conversion (E07xx), without emitting code.
         let lowered = crate::lower::tensix::lower_file(
-            &bytes,
+            file.text.as_bytes(),
             pto_runtime::tensix::isa::Arch::Bh,
             a.split_input_file,
             false,
@@ -73,13 +83,7 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         sort_by_position(&mut diags);
     }
     if !diags.is_empty() || a.error_format == ErrorFormat::Json {
-        emit(
-            &diags,
-            &name,
-            &display_text(&file, &bytes),
-            a.error_format,
-            io,
-        );
+        emit(&diags, name, shown, a.error_format, io);
     }
     if file.has_errors() || lowering_failed {
         EXIT_ERRORS
@@ -91,12 +95,12 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
 /// The text diagnostics are shown against: the decoded file, or for input that is not UTF-8 its
 /// valid prefix and the offending bytes escaped (`driver::display_text`; identical up to the
 /// first bad byte, where the only diagnostic points), so `invalid-utf8` still gets its line and
-/// column.
-pub(super) fn display_text(file: &FileResult, bytes: &[u8]) -> String {
+/// column. Borrowed from the file when it decoded.
+pub(super) fn display_text<'f>(file: &'f FileResult, bytes: &'f [u8]) -> Cow<'f, str> {
     if file.text.is_empty() && !bytes.is_empty() {
-        driver::display_text(bytes).into_owned()
+        driver::display_text(bytes)
     } else {
-        file.text.clone()
+        Cow::Borrowed(&file.text)
     }
 }
 
@@ -178,7 +182,7 @@ fn all_chunks_accepted(outcomes: &[Vec<ProfileOutcome<'_>>]) -> bool {
 /// by at least one profile.
 pub(super) fn summary(file: &FileResult, name: &str, text: &str, split: bool) -> (String, bool) {
     let outcomes = outcomes(file);
-    let index = LineIndex::new(text);
+    let index = LazyLines::new(text);
     let mut out = String::new();
     for (i, chunk) in outcomes.iter().enumerate() {
         if split {
@@ -188,7 +192,7 @@ pub(super) fn summary(file: &FileResult, name: &str, text: &str, split: bool) ->
             let verdict = if p.accepted() { "accepted" } else { "rejected" };
             out.push_str(&format!("{}: {verdict}\n", p.profile.as_str()));
             for d in p.diagnostics.iter().filter(|d| d.is_error()) {
-                let (line, col) = index.line_col(text, d.span.start);
+                let (line, col) = index.line_col(d.span.start);
                 out.push_str(&format!(
                     "  error[{}] {name}:{line}:{col}: {}\n",
                     d.code.as_str(),
@@ -211,7 +215,7 @@ pub(super) fn summary_json(
     split: bool,
 ) -> (String, bool) {
     let outcomes = outcomes(file);
-    let index = LineIndex::new(text);
+    let index = LazyLines::new(text);
     let profiles = |chunk: &[ProfileOutcome<'_>]| -> Value {
         Value::Array(
             chunk
@@ -221,7 +225,7 @@ pub(super) fn summary_json(
                         "profile": p.profile.as_str(),
                         "accepted": p.accepted(),
                         "diagnostics": p.diagnostics.iter()
-                            .map(|d| diagnostic_json(d, name, text, &index))
+                            .map(|d| diagnostic_json(d, name, &index))
                             .collect::<Vec<_>>(),
                     })
                 })

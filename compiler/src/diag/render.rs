@@ -9,8 +9,15 @@
 //! report O(file) and N reports quadratic. A secondary label more than [`FAR_LINES`] lines from
 //! the primary span, or itself longer than that, is therefore rendered as a note
 //! `<label>: file:line:col`, and a primary span longer than that is underlined on its first line
-//! only; every report then touches O(`FAR_LINES`) lines. The source and line index are built
-//! once per file. JSON keeps all spans as they are.
+//! only; every report then touches O(`FAR_LINES`) lines. JSON keeps all spans as they are.
+//!
+//! Large files: ariadne's `Source` copies its text and records every line, so it is never given
+//! the file: each report gets a `Source` of the few lines it shows (its window), and the line
+//! numbers ariadne prints relative to the window are put back by [`renumber`] (ariadne 0.6 offsets
+//! only the `file:line:col` header). Line numbers come from `driver::LazyLines`, which counts
+//! newlines once, as far as the last diagnostic, and keeps a count per 64 KiB. One diagnostic at
+//! the end of a 323 MB file thus costs one counting pass, not a copy and a line table of the
+//! file. A test checks that windowed reports equal reports drawn from the whole text.
 //!
 //! Long lines: ariadne prints every line it shows in full, with an underline as long as the
 //! span. When a line a report would show is longer than [`LINE_MAX`] bytes, the report is drawn
@@ -35,7 +42,7 @@ use serde_json::{json, Value};
 
 use super::clip::bound_message;
 use super::{Code, Diagnostic, Severity, Span};
-use crate::driver::LineIndex;
+use crate::driver::LazyLines;
 
 /// The largest char boundary `<= offset`, clamped to `text.len()`.
 fn floor_boundary(text: &str, offset: usize) -> usize {
@@ -86,10 +93,8 @@ fn header(d: &Diagnostic, color: bool) -> String {
 
 /// Renders one diagnostic (ending with a newline). `file_name` is shown as given.
 pub fn render_one(d: &Diagnostic, file_name: &str, text: &str, color: bool) -> String {
-    let shown = ariadne_text(text);
-    let source = Source::from(shown.as_str());
-    let index = LineIndex::new(text);
-    render_with(d, file_name, text, &source, &index, color)
+    let index = LazyLines::new(text);
+    render_with(d, file_name, text, &index, color, Snippet::Window)
 }
 
 /// How many lines a label may lie from the primary span (or span itself) and still be drawn in
@@ -97,14 +102,14 @@ pub fn render_one(d: &Diagnostic, file_name: &str, text: &str, color: bool) -> S
 pub const FAR_LINES: usize = 20;
 
 /// Lines `[first, last]` (1-based) that `range` covers.
-fn line_extent(index: &LineIndex, range: &Range<usize>) -> (usize, usize) {
+fn line_extent(index: &LazyLines<'_>, range: &Range<usize>) -> (usize, usize) {
     let first = index.line(range.start);
     let last = index.line(range.end.saturating_sub(1).max(range.start));
     (first, last.max(first))
 }
 
 /// `range` cut to the end of its first line when it runs over more than [`FAR_LINES`] lines.
-fn clip_long(text: &str, index: &LineIndex, range: Range<usize>) -> Range<usize> {
+fn clip_long(text: &str, index: &LazyLines<'_>, range: Range<usize>) -> Range<usize> {
     let (first, last) = line_extent(index, &range);
     if last - first <= FAR_LINES {
         return range;
@@ -116,13 +121,23 @@ fn clip_long(text: &str, index: &LineIndex, range: Range<usize>) -> Range<usize>
     range.start..end
 }
 
+/// What ariadne is given to draw a report from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Snippet {
+    /// Only the lines the report shows; line numbers are put back afterwards ([`renumber`]).
+    Window,
+    /// The whole text (what ariadne needs to number lines itself): the reference the window is
+    /// tested against, and the fallback should the window's output not have the expected shape.
+    Whole,
+}
+
 fn render_with(
     d: &Diagnostic,
     file_name: &str,
     text: &str,
-    source: &Source<&str>,
-    index: &LineIndex,
+    index: &LazyLines<'_>,
     color: bool,
+    snippet: Snippet,
 ) -> String {
     let kind = match d.severity {
         Severity::Error => ReportKind::Error,
@@ -160,7 +175,7 @@ fn render_with(
         };
         let msg = bound_message(l.message.clone());
         if distance > FAR_LINES || last - first > FAR_LINES {
-            let (line, col) = index.line_col(text, range.start);
+            let (line, col) = index.line_col(range.start);
             far_notes.push(format!("{msg}: {file_name}:{line}:{col}"));
         } else {
             labels.push((range, msg, Color::Blue));
@@ -172,7 +187,7 @@ fn render_with(
         let msg = bound_message(n.message.clone());
         match n.span {
             Some(s) => {
-                let (line, col) = index.line_col(text, s.start);
+                let (line, col) = index.line_col(s.start);
                 notes.push(format!("{msg} (at {file_name}:{line}:{col})"));
             }
             None => notes.push(msg),
@@ -196,9 +211,37 @@ fn render_with(
         };
         return report.render(&primary, labels, notes, help);
     }
-    let mut builder = Report::build(kind, (file_name, primary.clone())).with_config(config);
+    // The window: every line a label touches, with the `\n` of the last one.
+    let (from, to) = match snippet {
+        Snippet::Whole => (0, text.len()),
+        Snippet::Window => {
+            let mut from = index.line_start(shown_lines.0).unwrap_or(0);
+            if from == text.len() && from > 0 {
+                // The empty "line" after a final `\n`: ariadne shows an offset there on the
+                // line before, so the window starts there.
+                from = index.line_start(shown_lines.0 - 1).unwrap_or(0);
+            }
+            let end = index
+                .line_range(shown_lines.1)
+                .map_or(text.len(), |r| r.end);
+            (from, (end + 1).min(text.len()))
+        }
+    };
+    let window = ariadne_text(&text[from..to]);
+    let skipped = if from == 0 { 0 } else { index.line(from) - 1 };
+    let source = Source::from(window.as_str()).with_display_line_offset(skipped);
+    let shift = |r: &Range<usize>| r.start - from..r.end - from;
+    let mut builder = Report::build(kind, (file_name, shift(&primary))).with_config(config);
+    // ariadne's margin width: the digits of the line of the end of all labels together.
+    let all_start = labels.iter().map(|(r, _, _)| r.start).min().unwrap_or(0);
+    let all_end = labels.iter().map(|(r, _, _)| r.end).max().unwrap_or(0);
+    // ariadne has no line after a final `\n`: an offset there is on the last line.
+    let last_line = index.line(text.len()) - usize::from(text.ends_with('\n'));
+    let end_line = index
+        .line(all_end.saturating_sub(1).max(all_start))
+        .min(last_line.max(1));
     for (range, msg, c) in labels {
-        let mut label = ALabel::new((file_name, range)).with_message(msg);
+        let mut label = ALabel::new((file_name, shift(&range))).with_message(msg);
         if color {
             label = label.with_color(c);
         }
@@ -211,17 +254,129 @@ fn render_with(
         builder.add_help(h);
     }
     let mut buf = Vec::new();
-    let body = match builder.finish().write((file_name, source), &mut buf) {
+    let body = match builder.finish().write((file_name, &source), &mut buf) {
         Ok(()) => String::from_utf8_lossy(&buf).into_owned(),
         Err(_) => String::new(),
     };
     // ariadne's own header is `Error: message`; replace it by `error[CODE]: message`.
     let rest = body.split_once('\n').map_or("", |(_, rest)| rest);
+    let rest = if skipped == 0 {
+        std::borrow::Cow::Borrowed(rest)
+    } else {
+        match renumber(rest, skipped, end_line) {
+            Some(fixed) => std::borrow::Cow::Owned(fixed),
+            // Not the shape `renumber` knows: let ariadne number the whole text.
+            None => return render_with(d, file_name, text, index, color, Snippet::Whole),
+        }
+    };
     let mut out = header(d, color);
     out.push('\n');
-    out.push_str(rest);
+    out.push_str(&rest);
     if !out.ends_with('\n') {
         out.push('\n');
+    }
+    out
+}
+
+/// Decimal digits of `n` (1 for 0), as ariadne sizes its margin.
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |l| l as usize + 1)
+}
+
+/// ariadne's report body drawn from a window that starts after `skipped` lines, renumbered as if
+/// drawn from the whole text: line numbers in the margin grow by `skipped` and the margin widens
+/// from the digits of the window's last line number to those of `end_line`'s. The body's
+/// lines are those after ariadne's header; each starts with the margin (ANSI colour codes
+/// aside): ` 12 │`, `   │`, `   ┆`, `   ╭─[`, or the closing `───╯`. `None` when the body
+/// does not end with that closing line of the expected width.
+fn renumber(body: &str, skipped: usize, end_line: usize) -> Option<String> {
+    let narrow = digits(end_line.checked_sub(skipped)?);
+    let wide = digits(end_line);
+    let grow = wide - narrow.min(wide);
+    // The closing line `─…─╯` tells the width ariadne used.
+    let last = body.lines().last()?;
+    let bars = strip_ansi(last).chars().take_while(|&c| c == '─').count();
+    if bars != narrow + 2 || !strip_ansi(last).ends_with('╯') {
+        return None;
+    }
+    let mut out = String::with_capacity(body.len() + 16 * grow);
+    for line in body.split_inclusive('\n') {
+        out.push_str(&widen_margin(line, skipped, grow));
+    }
+    Some(out)
+}
+
+/// `s` without ANSI SGR sequences (`ESC [ … m`).
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One line of [`renumber`]: finds the first visible character after the margin's leading
+/// spaces (skipping colour codes); a line number there is replaced by itself plus `skipped`,
+/// right-aligned in a margin `grow` columns wider; otherwise `grow` spaces (or `─` on the closing line) are
+/// inserted after the last leading space, where ariadne puts its padding.
+fn widen_margin(line: &str, skipped: usize, grow: usize) -> String {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    let mut last_space_end = None;
+    let mut run_start = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' => {
+                if last_space_end != Some(i) {
+                    run_start = i;
+                }
+                i += 1;
+                last_space_end = Some(i);
+            }
+            0x1b => {
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'm')
+                    .map_or(bytes.len() - i, |n| n + 1);
+            }
+            _ => break,
+        }
+    }
+    let mut out = String::with_capacity(line.len() + grow + 4);
+    if bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        let len = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let number: usize = line[i..i + len].parse().unwrap_or(0);
+        // The spaces right before the number pad it to the margin's width.
+        let (start, pad) = if last_space_end == Some(i) {
+            (run_start, i - run_start)
+        } else {
+            (i, 0)
+        };
+        let renumbered = (number + skipped).to_string();
+        let pad = (pad + grow + len).saturating_sub(renumbered.len());
+        out.push_str(&line[..start]);
+        out.push_str(&" ".repeat(pad));
+        out.push_str(&renumbered);
+        out.push_str(&line[i + len..]);
+    } else if line[i..].starts_with('─') {
+        out.push_str(&line[..i]);
+        out.push_str(&"─".repeat(grow));
+        out.push_str(&line[i..]);
+    } else if let Some(at) = last_space_end {
+        out.push_str(&line[..at]);
+        out.push_str(&" ".repeat(grow));
+        out.push_str(&line[at..]);
+    } else {
+        out.push_str(line);
     }
     out
 }
@@ -241,7 +396,7 @@ struct Windowed<'a> {
     d: &'a Diagnostic,
     file_name: &'a str,
     text: &'a str,
-    index: &'a LineIndex,
+    index: &'a LazyLines<'a>,
     color: bool,
 }
 
@@ -310,7 +465,7 @@ impl Windowed<'_> {
                 continue;
             };
             if range.start > w.range.end || (range.start == w.range.end && w.cut_right) {
-                let (line, col) = index.line_col(text, range.start);
+                let (line, col) = index.line_col(range.start);
                 notes.push(format!("{msg}: {file_name}:{line}:{col}"));
             } else {
                 members.push((range, msg, c));
@@ -325,7 +480,7 @@ impl Windowed<'_> {
         let mut out = String::new();
         out.push_str(&header(self.d, self.color));
         out.push('\n');
-        let (line, col) = index.line_col(text, primary.start);
+        let (line, col) = index.line_col(primary.start);
         out.push_str(&format!(
             "{pad}{} {file_name}:{line}:{col} {}\n",
             margin("╭─["),
@@ -408,18 +563,12 @@ impl Windowed<'_> {
 
 /// Renders every diagnostic of one file, sorted by position.
 pub fn render_human(diags: &[Diagnostic], file_name: &str, text: &str, color: bool) -> String {
-    if diags.is_empty() {
-        // Building the sources indexes the whole text; a clean 32 MB file must not pay for it.
-        return String::new();
-    }
-    let shown = ariadne_text(text);
-    let source = Source::from(shown.as_str());
-    let index = LineIndex::new(text);
+    let index = LazyLines::new(text);
     let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
     sorted.sort_by_key(|d| (d.span.start, d.span.end));
     sorted
         .into_iter()
-        .map(|d| render_with(d, file_name, text, &source, &index, color))
+        .map(|d| render_with(d, file_name, text, &index, color, Snippet::Window))
         .collect()
 }
 
@@ -428,8 +577,8 @@ fn span_json(s: Span) -> Value {
 }
 
 /// One diagnostic as the JSON object of the CLI contract.
-pub fn diagnostic_json(d: &Diagnostic, file_name: &str, text: &str, index: &LineIndex) -> Value {
-    let (line, column) = index.line_col(text, d.span.start);
+pub fn diagnostic_json(d: &Diagnostic, file_name: &str, index: &LazyLines<'_>) -> Value {
+    let (line, column) = index.line_col(d.span.start);
     json!({
         "severity": d.severity.as_str(),
         "code": d.code.as_str(),
@@ -453,12 +602,12 @@ pub fn diagnostic_json(d: &Diagnostic, file_name: &str, text: &str, index: &Line
 
 /// `{"diagnostics":[...]}` for one file, sorted by position, as one line of text.
 pub fn render_json(diags: &[Diagnostic], file_name: &str, text: &str) -> String {
-    let index = LineIndex::new(text);
+    let index = LazyLines::new(text);
     let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
     sorted.sort_by_key(|d| (d.span.start, d.span.end));
     let list: Vec<Value> = sorted
         .into_iter()
-        .map(|d| diagnostic_json(d, file_name, text, &index))
+        .map(|d| diagnostic_json(d, file_name, &index))
         .collect();
     json!({ "diagnostics": list }).to_string()
 }
@@ -562,6 +711,46 @@ mod tests {
         let out = render_human(&[d], "b.bin", &shown, false);
         assert!(out.contains("1 │ mod\\xFF\\xFEx"), "{out}");
         assert!(out.contains("──┬─"), "{out}");
+    }
+
+    /// A report drawn from a window of lines is the one ariadne draws from the whole text, in
+    /// colour or not, whatever the labels, notes and line-number widths.
+    #[test]
+    fn windowed_reports_equal_whole_text_reports() {
+        let mut text = String::new();
+        for i in 0..1200 {
+            text.push_str(&format!("  %v{i} = op{} %a, %b : i32\n", i % 7));
+        }
+        let at = |line: usize, col: usize| {
+            let index = LazyLines::new(&text);
+            index.line_start(line).unwrap_or(0) + col
+        };
+        let mut cases = Vec::new();
+        for &line in &[
+            1, 2, 8, 9, 10, 11, 95, 99, 100, 101, 998, 999, 1000, 1001, 1199, 1200,
+        ] {
+            let p = at(line, 2);
+            cases.push(diag(Span::new(p, p + 3)));
+            cases.push(diag(Span::new(p, p)).with_help("h1\nh2"));
+            let q = at(line.saturating_sub(3).max(1), 4);
+            cases.push(
+                diag(Span::new(p, p + 3))
+                    .with_label(Span::new(q, q + 2), "defined here")
+                    .with_note("two\nlines", Some(Span::new(q, q))),
+            );
+            let r = at((line + 2).min(1201), 0);
+            cases.push(diag(Span::new(p, r + 5)).with_label(Span::new(r, r + 1), "after"));
+            cases.push(diag(Span::new(q, p + 1)));
+        }
+        cases.push(diag(Span::new(text.len(), text.len())));
+        let index = LazyLines::new(&text);
+        for d in &cases {
+            for color in [false, true] {
+                let whole = render_with(d, "t.pto", &text, &index, color, Snippet::Whole);
+                let window = render_with(d, "t.pto", &text, &index, color, Snippet::Window);
+                assert_eq!(window, whole, "span {:?}", d.span);
+            }
+        }
     }
 
     #[test]
