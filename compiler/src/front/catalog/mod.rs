@@ -45,7 +45,8 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
-use crate::ir::{CatalogOp, OpKind};
+use crate::ir::types::MaskGranularity;
+use crate::ir::{Attr, AttrDict, CatalogOp, OpKind, VBinaryKind};
 use format::Compiled;
 
 /// How a parsed row becomes an `OpKind`.
@@ -60,6 +61,15 @@ pub enum Build {
     MakeTensorView,
     /// Segments `source offsets* sizes*`.
     PartitionView,
+    /// `OpKind::Pset`: granularity from the name, the `pattern` attribute moves into the kind.
+    Pset,
+    /// `OpKind::Plt`: granularity from the name.
+    Plt,
+    Vlds,
+    Vsts,
+    Vbr,
+    /// `OpKind::VBinary` of the row's name.
+    VBinary,
 }
 
 /// One op of the catalog (see the module doc).
@@ -120,7 +130,18 @@ const fn row(
 }
 
 const BIN: &str = "$lhs `,` $rhs attr-dict `:` type($result)";
+const BIN_OVF: &str = "$lhs `,` $rhs (`overflow` $overflowFlags^)? attr-dict `:` type($result)";
+/// The optional `fastmath<...>` of float ops.
+const FM: &str = "fastmath?:flags=fastmath";
+const BIN_FM: &str = "$lhs `,` $rhs (`fastmath` $fastmath^)? attr-dict `:` type($result)";
+const UNARY_FM: &str = "$operand (`fastmath` $fastmath^)? attr-dict `:` type($result)";
+const CMP_FM: &str =
+    "$predicate `,` $lhs `,` $rhs (`fastmath` $fastmath^)? attr-dict `:` type($lhs)";
 const UNARY: &str = "$operand attr-dict `:` type($result)";
+const V_CAST: &str = "$value attr-dict `:` type($value) `->` type($result)";
+const V_BIN: &str = "$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($rhs) `,` type($mask) `->` type($result)";
+const V_UNARY: &str =
+    "$input `,` $mask attr-dict `:` type($input) `,` type($mask) `->` type($result)";
 const CAST: &str = "$in attr-dict `:` type($in) `to` type($out)";
 const CMP: &str = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
 const TILE_DPS: &str =
@@ -135,9 +156,9 @@ fn build_rows() -> Vec<Row> {
             .build(Build::MakeTensorView)
             .doc("a tensor view over a pointer with dynamic shape and strides (the `,` before `strides` may be omitted, D-7)"),
         row("pto.partition_view", "source offsets* sizes*", "result", "",
-            "$source `,` `offsets` `=` `[` $offsets `]` `,` `sizes` `=` `[` $sizes `]` attr-dict `:` type($source) `->` type($result)")
+            "$source `,` `offsets` `=` `[` $offsets `]` `,` `sizes` `=` `[` $sizes `]` attr-dict `:` type($source) (`->` type($result)^)?")
             .build(Build::PartitionView)
-            .doc("a window of a tensor view"),
+            .doc("a window of a tensor view (the result type may be left to PTOAS's inference: then it is unknown here)"),
         row("pto.subview", "source offsets* valid*", "result", "sizes",
             "$source `[` $offsets `]` `sizes` $sizes (`valid` `[` $valid^ `]`)? attr-dict `:` type($source) `->` type($result)")
             .doc("a window of a tile: dynamic offsets, static sizes, optional dynamic valid extents"),
@@ -197,11 +218,333 @@ fn build_rows() -> Vec<Row> {
     ] {
         t.push(row(name, "srcs* dsts*", "", "*", TILE_DPS).doc(doc));
     }
+    // ---- PTO vector layer (registers, masks, unaligned/strided memory) ----
+    for name in ["pto.pset_b8", "pto.pset_b16", "pto.pset_b32"] {
+        t.push(
+            row(
+                name,
+                "",
+                "result",
+                "pattern:str",
+                "$pattern attr-dict `:` type($result)",
+            )
+            .build(Build::Pset)
+            .doc("a mask from a named pattern (`\"PAT_ALL\"`)"),
+        );
+    }
+    for name in ["pto.plt_b8", "pto.plt_b16", "pto.plt_b32"] {
+        t.push(
+            row(
+                name,
+                "scalar",
+                "mask scalar_out",
+                "",
+                "$scalar attr-dict `:` type($scalar) `->` type($mask) `,` type($scalar_out)",
+            )
+            .build(Build::Plt)
+            .doc("a mask of the first `scalar` lanes, and the remaining count"),
+        );
+    }
+    t.push(
+        row(
+            "pto.vlds",
+            "source offset",
+            "result updated_base?",
+            "dist",
+            "$source `[` $offset `]` attr-dict `:` type($source) `->` type($result) (`,` type($updated_base)^)?",
+        )
+        .build(Build::Vlds)
+        .doc("loads a vector register; optionally returns the post-updated base"),
+    );
+    t.push(
+        row(
+            "pto.vsts",
+            "value destination offset mask",
+            "updated_base?",
+            "dist",
+            "$value `,` $destination `[` $offset `]` `,` $mask attr-dict `:` type($value) `,` type($destination) `,` type($mask) (`->` type($updated_base)^)?",
+        )
+        .build(Build::Vsts)
+        .doc("stores a vector register under a mask; optionally returns the post-updated base"),
+    );
+    t.push(
+        row("pto.vbr", "value", "result", "", V_CAST)
+            .build(Build::Vbr)
+            .doc("broadcasts a scalar to every lane"),
+    );
+    for (name, doc) in [
+        ("pto.vbitcast", "reinterprets a vector register's bits"),
+        (
+            "pto.vci",
+            "a vector of consecutive indices from a start value",
+        ),
+        ("pto.vldas", "primes an unaligned load (align register)"),
+        ("pto.pbitcast", "reinterprets a mask's bits"),
+        ("pto.ppack", "packs a mask"),
+        ("pto.punpack", "unpacks a mask"),
+    ] {
+        t.push(row(name, "value", "result", "*", V_CAST).doc(doc));
+    }
+    for (name, doc) in [
+        ("pto.vadd", "lane-wise addition under a mask"),
+        ("pto.vsub", "lane-wise subtraction under a mask"),
+        ("pto.vmul", "lane-wise multiplication under a mask"),
+        ("pto.vdiv", "lane-wise division under a mask"),
+        ("pto.vmax", "lane-wise maximum under a mask"),
+        ("pto.vmin", "lane-wise minimum under a mask"),
+        ("pto.vand", "lane-wise and under a mask"),
+        ("pto.vor", "lane-wise or under a mask"),
+        ("pto.vxor", "lane-wise xor under a mask"),
+        ("pto.vshl", "lane-wise shift left under a mask"),
+        ("pto.vshr", "lane-wise shift right under a mask"),
+    ] {
+        t.push(
+            row(name, "lhs rhs mask", "result", "", V_BIN)
+                .build(Build::VBinary)
+                .doc(doc),
+        );
+    }
+    for (name, doc) in [
+        ("pto.vsel", "picks lanes of two registers by a mask"),
+        ("pto.vcbmin", "masked minimum (compare-and-blend form)"),
+        ("pto.vprelu", "PReLU with per-lane slopes"),
+    ] {
+        t.push(row(name, "lhs rhs mask", "result", "*", V_BIN).doc(doc));
+    }
+    for (name, doc) in [
+        ("pto.vabs", "lane-wise absolute value"),
+        ("pto.vexp", "lane-wise exponential"),
+        ("pto.vln", "lane-wise natural logarithm"),
+        ("pto.vsqrt", "lane-wise square root"),
+        ("pto.vneg", "lane-wise negation"),
+        ("pto.vrelu", "lane-wise ReLU"),
+        ("pto.vnot", "lane-wise bitwise not"),
+        ("pto.vcadd", "reduction: sum of the active lanes"),
+        ("pto.vcmax", "reduction: maximum of the active lanes"),
+        ("pto.vcmin", "reduction: minimum of the active lanes"),
+        ("pto.vcgadd", "per-group sums"),
+        ("pto.vcgmax", "per-group maxima"),
+        ("pto.vcgmin", "per-group minima"),
+        ("pto.vcpadd", "pairwise sums"),
+        ("pto.vsqz", "compresses the active lanes"),
+        ("pto.vusqz", "expands into the active lanes"),
+        (
+            "pto.vdup",
+            "duplicates a scalar or lane under a mask (optional `position`)",
+        ),
+    ] {
+        t.push(row(name, "input mask", "result", "*", V_UNARY).doc(doc));
+    }
+    for (name, doc) in [
+        ("pto.vadds", "adds a scalar under a mask"),
+        ("pto.vmuls", "multiplies by a scalar under a mask"),
+        ("pto.vmaxs", "maximum with a scalar under a mask"),
+        ("pto.vmins", "minimum with a scalar under a mask"),
+        ("pto.vlrelu", "leaky ReLU with a scalar slope"),
+        ("pto.vshls", "shift left by a scalar"),
+        ("pto.vshrs", "shift right by a scalar"),
+    ] {
+        t.push(
+            row(
+                name,
+                "input scalar mask",
+                "result",
+                "*",
+                "$input `,` $scalar `,` $mask attr-dict `:` type($input) `,` type($scalar) `,` type($mask) `->` type($result)",
+            )
+            .doc(doc),
+        );
+    }
+    for (name, doc) in [
+        ("pto.vintlv", "interleaves two registers"),
+        ("pto.vdintlv", "de-interleaves two registers"),
+    ] {
+        t.push(
+            row(
+                name,
+                "lhs rhs",
+                "low high",
+                "*",
+                "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($low) `,` type($high)",
+            )
+            .doc(doc),
+        );
+    }
+    t.push(
+        row(
+            "pto.vmull",
+            "lhs rhs mask",
+            "low high",
+            "*",
+            "$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($rhs) `,` type($mask) `->` type($low) `,` type($high)",
+        )
+        .doc("widening multiplication: low and high halves"),
+    );
+    for (name, doc) in [
+        ("pto.vmula", "multiply-accumulate under a mask"),
+        ("pto.vmadd", "multiply-add under a mask"),
+    ] {
+        t.push(
+            row(
+                name,
+                "acc lhs rhs mask",
+                "result",
+                "*",
+                "$acc `,` $lhs `,` $rhs `,` $mask attr-dict `:` type($acc) `,` type($lhs) `,` type($rhs) `,` type($mask) `->` type($result)",
+            )
+            .doc(doc),
+        );
+    }
+    t.push(
+        row(
+            "pto.vselr",
+            "lhs rhs",
+            "result",
+            "*",
+            "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)",
+        )
+        .doc("selects lanes by an index register"),
+    );
+    for (name, doc) in [(
+        "pto.vpack",
+        "packs a register into one half (`part` keyword string)",
+    )] {
+        t.push(
+            row(
+                name,
+                "src",
+                "result",
+                "part:str *",
+                "$src `,` $part attr-dict `:` type($src) `->` type($result)",
+            )
+            .doc(doc),
+        );
+    }
+    for (name, doc) in [
+        ("pto.vsunpack", "sign-extending unpack of one half"),
+        ("pto.vzunpack", "zero-extending unpack of one half"),
+    ] {
+        t.push(
+            row(
+                name,
+                "src part",
+                "result",
+                "*",
+                "$src `,` $part attr-dict `:` type($src) `->` type($result)",
+            )
+            .doc(doc),
+        );
+    }
+    t.push(
+        row(
+            "pto.vcmp",
+            "lhs rhs mask",
+            "result",
+            "cmp_mode:str *",
+            "$lhs `,` $rhs `,` $mask `,` $cmp_mode attr-dict `:` type($lhs) `,` type($rhs) `,` type($mask) `->` type($result)",
+        )
+        .doc("lane-wise comparison into a mask"),
+    );
+    t.push(
+        row(
+            "pto.vcmps",
+            "src scalar mask",
+            "result",
+            "cmp_mode:str *",
+            "$src `,` $scalar `,` $mask `,` $cmp_mode attr-dict `:` type($src) `,` type($scalar) `,` type($mask) `->` type($result)",
+        )
+        .doc("lane-wise comparison with a scalar into a mask"),
+    );
+    t.push(
+        row(
+            "pto.vexpdif",
+            "input max mask",
+            "result",
+            "part:str *",
+            "$input `,` $max `,` $mask `,` $part attr-dict `:` type($input) `,` type($max) `,` type($mask) `->` type($result)",
+        )
+        .doc("exp(x - max) of one half"),
+    );
+    t.push(
+        row(
+            "pto.vgather2",
+            "source offsets mask",
+            "result",
+            "*",
+            "$source `,` $offsets `,` $mask attr-dict `:` type($source) `,` type($offsets) `,` type($mask) `->` type($result)",
+        )
+        .doc("gathers lanes from memory by an offset register"),
+    );
+    t.push(
+        row(
+            "pto.vscatter",
+            "value destination offsets mask",
+            "",
+            "*",
+            "$value `,` $destination `,` $offsets `,` $mask attr-dict `:` type($value) `,` type($destination) `,` type($offsets) `,` type($mask)",
+        )
+        .doc("scatters lanes to memory by an offset register"),
+    );
+    t.push(
+        row(
+            "pto.vsldb",
+            "source block_stride repeat_stride mask",
+            "result updated_base?",
+            "*",
+            "$source `,` $block_stride `,` $repeat_stride `,` $mask attr-dict `:` type($source) `,` type($block_stride) `,` type($repeat_stride) `,` type($mask) `->` type($result) (`,` type($updated_base)^)?",
+        )
+        .doc("block-strided load"),
+    );
+    t.push(
+        row(
+            "pto.vsstb",
+            "value destination block_stride repeat_stride mask",
+            "updated_base?",
+            "*",
+            "$value `,` $destination `,` $block_stride `,` $repeat_stride `,` $mask attr-dict `:` type($value) `,` type($destination) `,` type($block_stride) `,` type($repeat_stride) `,` type($mask) (`->` type($updated_base)^)?",
+        )
+        .doc("block-strided store"),
+    );
+    t.push(
+        row(
+            "pto.vstas",
+            "value destination offset",
+            "updated_base?",
+            "*",
+            "$value `,` $destination `,` $offset attr-dict `:` type($value) `,` type($destination) `,` type($offset) (`->` type($updated_base)^)?",
+        )
+        .doc("flushes an align register (unaligned store tail)"),
+    );
+    t.push(
+        row(
+            "pto.vstar",
+            "value destination",
+            "",
+            "*",
+            "$value `,` $destination attr-dict `:` type($value) `,` type($destination)",
+        )
+        .doc("flushes an align register to a post-updated base"),
+    );
     // ---- arith ----
     for (name, doc) in [
         ("arith.addi", "integer addition"),
         ("arith.subi", "integer subtraction"),
         ("arith.muli", "integer multiplication"),
+        ("arith.shli", "shift left"),
+    ] {
+        t.push(
+            row(
+                name,
+                "lhs rhs",
+                "result",
+                "overflowFlags?:flags=overflow",
+                BIN_OVF,
+            )
+            .same("lhs rhs result")
+            .doc(doc),
+        );
+    }
+    for (name, doc) in [
         ("arith.divsi", "signed integer division"),
         ("arith.divui", "unsigned integer division"),
         ("arith.ceildivsi", "signed division rounding up"),
@@ -212,13 +555,20 @@ fn build_rows() -> Vec<Row> {
         ("arith.andi", "bitwise and"),
         ("arith.ori", "bitwise or"),
         ("arith.xori", "bitwise xor"),
-        ("arith.shli", "shift left"),
         ("arith.shrsi", "arithmetic shift right"),
         ("arith.shrui", "logical shift right"),
         ("arith.maxsi", "signed maximum"),
         ("arith.minsi", "signed minimum"),
         ("arith.maxui", "unsigned maximum"),
         ("arith.minui", "unsigned minimum"),
+    ] {
+        t.push(
+            row(name, "lhs rhs", "result", "", BIN)
+                .same("lhs rhs result")
+                .doc(doc),
+        );
+    }
+    for (name, doc) in [
         ("arith.addf", "float addition"),
         ("arith.subf", "float subtraction"),
         ("arith.mulf", "float multiplication"),
@@ -230,27 +580,33 @@ fn build_rows() -> Vec<Row> {
         ("arith.minnumf", "float minimum (NaN-ignoring)"),
     ] {
         t.push(
-            row(name, "lhs rhs", "result", "", BIN)
+            row(name, "lhs rhs", "result", FM, BIN_FM)
                 .same("lhs rhs result")
                 .doc(doc),
         );
     }
     t.push(
-        row("arith.negf", "operand", "result", "", UNARY)
+        row("arith.negf", "operand", "result", FM, UNARY_FM)
             .same("operand result")
             .doc("float negation"),
     );
     t.push(
-        row("arith.cmpi", "lhs rhs", "result", "predicate:kw", CMP)
+        row("arith.cmpi", "lhs rhs", "result", "predicate:kw=cmpi", CMP)
             .same("lhs rhs")
             .bool_result()
             .doc("integer comparison"),
     );
     t.push(
-        row("arith.cmpf", "lhs rhs", "result", "predicate:kw", CMP)
-            .same("lhs rhs")
-            .bool_result()
-            .doc("float comparison"),
+        row(
+            "arith.cmpf",
+            "lhs rhs",
+            "result",
+            "predicate:kw=cmpf fastmath?:flags=fastmath",
+            CMP_FM,
+        )
+        .same("lhs rhs")
+        .bool_result()
+        .doc("float comparison"),
     );
     t.push(
         row(
@@ -271,16 +627,38 @@ fn build_rows() -> Vec<Row> {
         ),
         ("arith.extsi", "sign extension"),
         ("arith.extui", "zero extension"),
-        ("arith.trunci", "integer truncation"),
         ("arith.sitofp", "signed integer to float"),
         ("arith.uitofp", "unsigned integer to float"),
         ("arith.fptosi", "float to signed integer"),
         ("arith.fptoui", "float to unsigned integer"),
-        ("arith.extf", "float extension"),
-        ("arith.truncf", "float truncation"),
         ("arith.bitcast", "bit-preserving cast"),
     ] {
         t.push(row(name, "in", "out", "", CAST).doc(doc));
+    }
+    t.push(
+        row(
+            "arith.trunci",
+            "in",
+            "out",
+            "overflowFlags?:flags=overflow",
+            "$in (`overflow` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)",
+        )
+        .doc("integer truncation"),
+    );
+    for (name, doc) in [
+        ("arith.extf", "float extension"),
+        ("arith.truncf", "float truncation"),
+    ] {
+        t.push(
+            row(
+                name,
+                "in",
+                "out",
+                FM,
+                "$in (`fastmath` $fastmath^)? attr-dict `:` type($in) `to` type($out)",
+            )
+            .doc(doc),
+        );
     }
     // ---- math ----
     for (name, doc) in [
@@ -292,7 +670,6 @@ fn build_rows() -> Vec<Row> {
         ("math.sqrt", "square root"),
         ("math.rsqrt", "reciprocal square root"),
         ("math.absf", "float absolute value"),
-        ("math.absi", "integer absolute value"),
         ("math.tanh", "hyperbolic tangent"),
         ("math.sin", "sine"),
         ("math.cos", "cosine"),
@@ -303,13 +680,18 @@ fn build_rows() -> Vec<Row> {
         ("math.trunc", "round toward zero"),
     ] {
         t.push(
-            row(name, "operand", "result", "", UNARY)
+            row(name, "operand", "result", FM, UNARY_FM)
                 .same("operand result")
                 .doc(doc),
         );
     }
     t.push(
-        row("math.powf", "lhs rhs", "result", "", BIN)
+        row("math.absi", "operand", "result", "", UNARY)
+            .same("operand result")
+            .doc("integer absolute value"),
+    );
+    t.push(
+        row("math.powf", "lhs rhs", "result", FM, BIN_FM)
             .same("lhs rhs result")
             .doc("float power"),
     );
@@ -318,8 +700,8 @@ fn build_rows() -> Vec<Row> {
             "math.fma",
             "a b c",
             "result",
-            "",
-            "$a `,` $b `,` $c attr-dict `:` type($result)",
+            FM,
+            "$a `,` $b `,` $c (`fastmath` $fastmath^)? attr-dict `:` type($result)",
         )
         .same("a b c result")
         .doc("fused multiply-add"),
@@ -421,7 +803,134 @@ fn build_rows() -> Vec<Row> {
         )
         .doc("copies a buffer"),
     );
+    t.push(
+        row(
+            "memref.dim",
+            "source index",
+            "result",
+            "",
+            "$source `,` $index attr-dict `:` type($source)",
+        )
+        .doc("the size of one dimension (an `index`; its type is not written)"),
+    );
+    // ---- cf (ops without successors; `cf.br`/`cf.cond_br` are block structure) ----
+    t.push(
+        row("cf.assert", "arg", "", "msg:str", "$arg `,` $msg attr-dict")
+            .doc("aborts with a message when the i1 operand is false"),
+    );
+    // ---- llvm (the ops seen in kernels) ----
+    t.push(
+        row(
+            "llvm.load",
+            "addr",
+            "res",
+            "*",
+            "$addr attr-dict `:` type($addr) `->` type($res)",
+        )
+        .doc("loads from a pointer (plain form; `volatile`/atomic forms are opaque)"),
+    );
+    t.push(
+        row(
+            "llvm.store",
+            "value addr",
+            "",
+            "*",
+            "$value `,` $addr attr-dict `:` type($value) `,` type($addr)",
+        )
+        .doc("stores to a pointer (plain form)"),
+    );
+    for (name, doc) in [
+        ("llvm.bitcast", "bit-preserving cast"),
+        ("llvm.inttoptr", "integer to pointer"),
+        ("llvm.ptrtoint", "pointer to integer"),
+        ("llvm.zext", "zero extension"),
+        ("llvm.sext", "sign extension"),
+        ("llvm.trunc", "integer truncation"),
+        ("llvm.fpext", "float extension"),
+        ("llvm.fptrunc", "float truncation"),
+    ] {
+        t.push(
+            row(
+                name,
+                "arg",
+                "res",
+                "*",
+                "$arg attr-dict `:` type($arg) `to` type($res)",
+            )
+            .doc(doc),
+        );
+    }
+    for (name, doc) in [
+        ("llvm.and", "bitwise and"),
+        ("llvm.or", "bitwise or"),
+        ("llvm.xor", "bitwise xor"),
+        ("llvm.lshr", "logical shift right"),
+        ("llvm.ashr", "arithmetic shift right"),
+        ("llvm.udiv", "unsigned division"),
+        ("llvm.sdiv", "signed division"),
+        ("llvm.urem", "unsigned remainder"),
+        ("llvm.srem", "signed remainder"),
+    ] {
+        t.push(
+            row(
+                name,
+                "lhs rhs",
+                "res",
+                "*",
+                "$lhs `,` $rhs attr-dict `:` type($res)",
+            )
+            .same("lhs rhs res")
+            .doc(doc),
+        );
+    }
+    t.push(
+        row(
+            "llvm.extractelement",
+            "vector position",
+            "res",
+            "*",
+            "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)",
+        )
+        .doc("reads one lane of a vector (result type not written)"),
+    );
+    t.push(
+        row(
+            "llvm.insertelement",
+            "value vector position",
+            "res",
+            "*",
+            "$value `,` $vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)",
+        )
+        .same("vector res")
+        .doc("writes one lane of a vector"),
+    );
     t
+}
+
+/// Whether `v` can stand for the format-bound attribute `spec` (so that the custom form prints
+/// it in place): any value for plain attributes, a string for `:str`, a bare word for `:kw`
+/// (of its set), the set's dialect attribute for flags.
+pub fn attr_fits(spec: &format::AttrSpec, v: &Attr) -> bool {
+    use format::AttrKind as K;
+    let word = |w: &str| {
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+    };
+    match (spec.kind, v) {
+        (K::Any, _) => true,
+        (K::Str, Attr::Str(_)) => true,
+        (K::Keyword(None), Attr::Str(w)) => word(w),
+        (K::Keyword(Some(set)), Attr::Str(w)) => set.words.contains(&w.as_str()),
+        (K::Flags(set), Attr::Opaque(t)) => t
+            .strip_prefix(set.attr)
+            .and_then(|r| r.strip_prefix('<'))
+            .and_then(|r| r.strip_suffix('>'))
+            .is_some_and(|r| r.split(',').all(|w| set.words.contains(&w.trim()))),
+        _ => false,
+    }
 }
 
 /// Row index into [`rows`].
@@ -484,9 +993,20 @@ fn first_row(name: &str) -> Option<RowId> {
     by_name(name).first().copied()
 }
 
-/// The `OpKind` a parsed row builds, from its operand segment sizes.
-pub fn build_kind(id: RowId, segs: &[u32]) -> OpKind {
-    let build = get(id).map_or(Build::Catalog, |(r, _)| r.build);
+fn granularity(name: &str) -> MaskGranularity {
+    if name.ends_with("b8") {
+        MaskGranularity::B8
+    } else if name.ends_with("b16") {
+        MaskGranularity::B16
+    } else {
+        MaskGranularity::B32
+    }
+}
+
+/// The `OpKind` a parsed row builds, from its operand segment sizes; attributes the kind
+/// carries itself (the `pattern` of `pto.pset_*`) move from `attrs` into it.
+pub fn build_kind(id: RowId, segs: &[u32], attrs: &mut AttrDict) -> OpKind {
+    let (build, name) = get(id).map_or((Build::Catalog, ""), |(r, _)| (r.build, r.name));
     match (build, segs) {
         (Build::DeclareTile, _) => OpKind::DeclareTile,
         (Build::AllocTile, &[a, r, c]) => OpKind::AllocTile {
@@ -496,36 +1016,106 @@ pub fn build_kind(id: RowId, segs: &[u32]) -> OpKind {
         },
         (Build::MakeTensorView, &[_, shape, strides]) => OpKind::MakeTensorView { shape, strides },
         (Build::PartitionView, &[_, offsets, sizes]) => OpKind::PartitionView { offsets, sizes },
-        _ => OpKind::Catalog(CatalogOp {
-            row: id,
-            segments: segs.into(),
-        }),
+        (Build::Pset, _) => match attrs.shift_remove("pattern") {
+            Some(Attr::Str(pattern)) => OpKind::Pset {
+                granularity: granularity(name),
+                pattern,
+            },
+            other => {
+                if let Some(v) = other {
+                    attrs.insert("pattern".to_string(), v);
+                }
+                catalog_kind(id, segs)
+            }
+        },
+        (Build::Plt, _) => OpKind::Plt {
+            granularity: granularity(name),
+        },
+        (Build::Vlds, _) => OpKind::Vlds,
+        (Build::Vsts, _) => OpKind::Vsts,
+        (Build::Vbr, _) => OpKind::Vbr,
+        (Build::VBinary, _) => match VBinaryKind::ALL.into_iter().find(|k| k.op_name() == name) {
+            Some(k) => OpKind::VBinary(k),
+            None => catalog_kind(id, segs),
+        },
+        _ => catalog_kind(id, segs),
     }
 }
 
-/// The row that prints `kind`, with the operand segment sizes (inverse of [`build_kind`]).
-pub fn row_of(kind: &OpKind) -> Option<(RowId, Vec<u32>)> {
+fn catalog_kind(id: RowId, segs: &[u32]) -> OpKind {
+    OpKind::Catalog(CatalogOp {
+        row: id,
+        segments: segs.into(),
+    })
+}
+
+/// How a kind prints through its row (inverse of [`build_kind`]).
+pub struct RowOf {
+    pub row: RowId,
+    /// Operand segment sizes.
+    pub segments: Vec<u32>,
+    /// Format-bound attributes the kind carries instead of the op's dictionary.
+    pub attrs: Vec<(&'static str, Attr)>,
+}
+
+/// The row that prints `kind` (inverse of [`build_kind`]).
+pub fn row_of(kind: &OpKind) -> Option<RowOf> {
     let u = |b: bool| u32::from(b);
-    Some(match kind {
-        OpKind::Catalog(c) => (c.row, c.segments.to_vec()),
-        OpKind::DeclareTile => (first_row("pto.declare_tile")?, Vec::new()),
+    let plain = |name: &str, segments: Vec<u32>| {
+        Some(RowOf {
+            row: first_row(name)?,
+            segments,
+            attrs: Vec::new(),
+        })
+    };
+    match kind {
+        OpKind::Catalog(c) => Some(RowOf {
+            row: c.row,
+            segments: c.segments.to_vec(),
+            attrs: Vec::new(),
+        }),
+        OpKind::DeclareTile => plain("pto.declare_tile", Vec::new()),
         OpKind::AllocTile {
             addr,
             valid_row,
             valid_col,
-        } => (
-            first_row("pto.alloc_tile")?,
+        } => plain(
+            "pto.alloc_tile",
             vec![u(*addr), u(*valid_row), u(*valid_col)],
         ),
-        OpKind::MakeTensorView { shape, strides } => (
-            first_row("pto.make_tensor_view")?,
-            vec![1, *shape, *strides],
-        ),
-        OpKind::PartitionView { offsets, sizes } => {
-            (first_row("pto.partition_view")?, vec![1, *offsets, *sizes])
+        OpKind::MakeTensorView { shape, strides } => {
+            plain("pto.make_tensor_view", vec![1, *shape, *strides])
         }
-        _ => return None,
-    })
+        OpKind::PartitionView { offsets, sizes } => {
+            plain("pto.partition_view", vec![1, *offsets, *sizes])
+        }
+        OpKind::Pset {
+            granularity,
+            pattern,
+        } => Some(RowOf {
+            row: first_row(kind_name(*granularity, "pto.pset_"))?,
+            segments: Vec::new(),
+            attrs: vec![("pattern", Attr::Str(pattern.clone()))],
+        }),
+        OpKind::Plt { granularity } => plain(kind_name(*granularity, "pto.plt_"), vec![1]),
+        OpKind::Vlds => plain("pto.vlds", vec![1, 1]),
+        OpKind::Vsts => plain("pto.vsts", vec![1, 1, 1, 1]),
+        OpKind::Vbr => plain("pto.vbr", vec![1]),
+        OpKind::VBinary(k) => plain(k.op_name(), vec![1, 1, 1]),
+        _ => None,
+    }
+}
+
+fn kind_name(g: MaskGranularity, prefix: &str) -> &'static str {
+    let names: [&'static str; 3] = match prefix {
+        "pto.pset_" => ["pto.pset_b8", "pto.pset_b16", "pto.pset_b32"],
+        _ => ["pto.plt_b8", "pto.plt_b16", "pto.plt_b32"],
+    };
+    match g {
+        MaskGranularity::B8 => names[0],
+        MaskGranularity::B16 => names[1],
+        MaskGranularity::B32 => names[2],
+    }
 }
 
 /// Operand segment sizes of a row read in generic form with `n` operands: from
@@ -638,8 +1228,9 @@ mod tests {
             ("pto.tstore", vec![1, 0, 1, 1]),
         ] {
             let id = first_row(name).unwrap();
-            let k = build_kind(id, &segs);
-            assert_eq!(row_of(&k), Some((id, segs)), "{name}");
+            let k = build_kind(id, &segs, &mut AttrDict::new());
+            let back = row_of(&k).unwrap();
+            assert_eq!((back.row, back.segments), (id, segs), "{name}");
         }
     }
 
