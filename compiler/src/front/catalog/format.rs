@@ -65,6 +65,9 @@ pub enum AttrKind {
     /// `fastmath<fast>`; `name:flags=overflow`); kept as the dialect attribute
     /// (`#arith.overflow<nsw, nuw>`), which is also how the generic form writes it.
     Flags(&'static WordSet),
+    /// A unit attribute set by the keyword of its optional group (`(`volatile` $volatile_^)?`,
+    /// `name?:unit`): reads and prints nothing itself.
+    Unit,
 }
 
 /// The words an enumerated attribute may take.
@@ -234,7 +237,8 @@ pub fn segments(spec: &'static str) -> Vec<Seg> {
         .collect()
 }
 
-/// Parses an attribute list: `predicate:kw=cmpi layout sizes? pattern:str ovf?:flags=overflow *`
+/// Parses an attribute list: `predicate:kw=cmpi layout sizes? pattern:str ovf?:flags=overflow
+/// volatile_?:unit *`
 /// (`*`: any other key is allowed too; it is dropped here and read by
 /// [`super::Row::open_attrs`]).
 pub fn attr_specs(spec: &'static str) -> Result<Vec<AttrSpec>, String> {
@@ -245,6 +249,7 @@ pub fn attr_specs(spec: &'static str) -> Result<Vec<AttrSpec>, String> {
                 None => (w, AttrKind::Any),
                 Some((n, "kw")) => (n, AttrKind::Keyword(None)),
                 Some((n, "str")) => (n, AttrKind::Str),
+                Some((n, "unit")) => (n, AttrKind::Unit),
                 Some((n, k)) => match k.split_once('=') {
                     Some(("kw", set)) => (n, AttrKind::Keyword(Some(word_set(set)?))),
                     Some(("flags", set)) => (n, AttrKind::Flags(word_set(set)?)),

@@ -357,7 +357,7 @@ fn print_elems<W: Writer + ?Sized>(c: &Compiled, elems: &[Elem], o: &mut Out<'_,
                 }
             }
             Elem::Ref(Ref::Attr(a)) => {
-                if o.w.has_attr(*a) {
+                if o.w.has_attr(*a) && c.attrs[*a].kind != AttrKind::Unit {
                     let kind = c.attrs[*a].kind;
                     // Flags glue to their keyword: `overflow<nsw>`.
                     o.gap(matches!(kind, AttrKind::Flags(_)) && o.prev == Class::Keyword);

@@ -99,6 +99,7 @@ impl<'s> Reader for Rd<'_, 's, '_> {
                     _ => None,
                 }))
                 .map(|(s, _)| Attr::Str(unescape(s))),
+            AttrKind::Unit => Ok(Attr::Unit),
             AttrKind::Flags(set) => {
                 self.inp.parse(tk(Tok::LAngle))?;
                 let mut words = vec![self.word(set.labels, set.words)?];

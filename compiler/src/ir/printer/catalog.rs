@@ -84,6 +84,7 @@ impl Writer for W<'_, '_> {
         };
         match (kind, &v) {
             (AttrKind::Keyword(_), Attr::Str(s)) => self.p.out.push_str(s),
+            (AttrKind::Unit, _) => {}
             (AttrKind::Flags(set), Attr::Opaque(t)) if t.starts_with(set.attr) => {
                 self.p.out.push_str(&t[set.attr.len()..]);
             }
