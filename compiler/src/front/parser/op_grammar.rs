@@ -1,4 +1,6 @@
-//! Custom forms of the known ops (syntax.md §2.3, §5, §6.1) as chumsky parsers over the
+//! Custom forms of the hand-written ops (syntax.md §2.3, §5, §6.1): `pto.tcvt`, `pto.vcvt`,
+//! `arith.constant` and `return` (why these are not catalog rows: the catalog's module doc;
+//! every other known op is a row, read by `catalog_form`), as chumsky parsers over the
 //! statement input, dispatched on the op-name token by `stmt_grammar`. Each form reads its
 //! tokens, then builds the op in one `try_map_with` step (bind uses, check attributes, push the
 //! op and define its results), in the same order as the forms' syntax.
