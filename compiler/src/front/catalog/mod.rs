@@ -47,6 +47,11 @@
 //! - `pto.vmi.*`: PTOAS reads them with hand-written parsers, not declarative formats, and
 //!   their forms vary per op (types after `:` optional, mask operands optional); each needs
 //!   its grammar pinned down from those parsers before it can be a row;
+//! - ops whose format writes an attribute or type without its dialect prefix
+//!   (`pto.barrier <PIPE_ALL>`, `pto.addptr %p, %o : <f32> -> <f32>`): the reader would need
+//!   the attribute's or type's kind from the row;
+//! - ops with two optional groups that start alike (`pto.tmov`: `, %fp : T` or `, %q : i64`):
+//!   the reader could not tell them apart, so printing would not read back;
 //! - the rest of the vector and SIMT layers (`pto.vldsx2`, `pto.vldus`, `pto.copy_*`, ...):
 //!   the rows above cover the ops the PTOAS lit corpus uses most; more are added as rows.
 //!

@@ -46,6 +46,56 @@ pub(super) fn rows(t: &mut Vec<Row>) {
         row("pto.castptr", "src", "result", "", "$src attr-dict `:` type($src) `->` type($result)")
             .doc("reinterprets an address as a typed pointer"),
     ]);
+    t.push(
+        row(
+            "pto.tinsert",
+            "src indexRow indexCol fp? preQuantScalar? dst",
+            "",
+            "*",
+            "`ins` `(` $src `,` $indexRow `,` $indexCol `:` type($src) `,` type($indexRow) `,` type($indexCol) (`fp` $fp^ `:` type($fp))? (`pre_quant` $preQuantScalar^ `:` type($preQuantScalar))? `)` `outs` `(` $dst `:` type($dst) `)` attr-dict",
+        )
+        .doc("writes a tile into a larger one at a row/column offset"),
+    );
+    t.push(
+        row(
+            "pto.textract",
+            "src indexRow indexCol preQuantScalar? fp? dst",
+            "",
+            "*",
+            "`ins` `(` $src `,` $indexRow `,` $indexCol (`,` $preQuantScalar^)? `:` type($src) `,` type($indexRow) `,` type($indexCol) (`,` type($preQuantScalar)^)? (`fp` $fp^ `:` type($fp))? `)` `outs` `(` $dst `:` type($dst) `)` attr-dict",
+        )
+        .doc("reads a tile out of a larger one at a row/column offset"),
+    );
+    for (name, doc) in [
+        ("pto.load", "loads one scalar element"),
+        ("pto.load_scalar", "loads one scalar element"),
+    ] {
+        t.push(
+            row(
+                name,
+                "ptr offset",
+                "value",
+                "*",
+                "$ptr `[` $offset `]` attr-dict `:` type($ptr) `->` type($value)",
+            )
+            .doc(doc),
+        );
+    }
+    for (name, doc) in [
+        ("pto.store", "stores one scalar element"),
+        ("pto.store_scalar", "stores one scalar element"),
+    ] {
+        t.push(
+            row(
+                name,
+                "value ptr offset",
+                "",
+                "*",
+                "$value `,` $ptr `[` $offset `]` attr-dict `:` type($ptr) `,` type($value)",
+            )
+            .doc(doc),
+        );
+    }
     // ---- PTO tile ops in destination-passing style ----
     for (name, doc) in [
         ("pto.tadd", "elementwise tile addition"),
