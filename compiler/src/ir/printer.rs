@@ -219,9 +219,17 @@ impl<'m> Printer<'m> {
         }
     }
 
-    /// `%a, %b = ` or `%r:2 = `, nothing for ops without results.
+    /// `%a, %b = ` or `%r:2 = `, nothing for ops without results or whose results were left
+    /// unnamed (`func.call @f() : () -> i64` as a statement).
     fn result_defs(&mut self, op: &OpData) {
-        if op.results.is_empty() {
+        let unnamed = |v: &ValueId| {
+            self.m
+                .values
+                .get(v.0 as usize)
+                .is_some_and(|d| d.name.is_empty())
+        };
+        if op.results.is_empty() || (op.result_groups.is_empty() && op.results.iter().all(unnamed))
+        {
             return;
         }
         if op.result_groups.is_empty() {

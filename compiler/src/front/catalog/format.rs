@@ -13,6 +13,11 @@
 //! literal   ::= '`' (keyword | punctuation) '`'
 //! ```
 //!
+//! Format-bound attributes are read by their kind, given in the row's attribute list after
+//! `:` (see [`attr_specs`]): any attribute value (default), a bare keyword (`:kw`, or one of
+//! a [`WordSet`] with `:kw=cmpi`), a string (`:str`), or flags `<w, w>` of a word set glued to
+//! the literal before them (`:flags=overflow`, written `overflow<nsw>`).
+//!
 //! Names resolve against the row's segments (see [`super::Row`]): operands, then results
 //! (only inside `type(...)` / `functional-type(...)`), then attributes. Rules checked by
 //! [`compile`] (a row that breaks one fails the catalog's unit test, never a user's parse):
@@ -20,7 +25,11 @@
 //! - an optional group starts with a literal or an operand (that is how the reader decides
 //!   whether the group is present: the literal, or a value, is the next token); its anchor
 //!   (`$x^`) is an optional or variadic operand or an optional attribute, and the printer
-//!   prints the group when the anchor is present (non-empty). A group without an anchor must
+//!   prints the group when the anchor is present (non-empty). The anchor may also be a result
+//!   in `type($r)^` when the group starts with a literal: the result's type may be left
+//!   unwritten (`pto.partition_view ... : A` without `-> B`, `pto.vsts ... -> R` with an
+//!   optional result); an unwritten type is the unknown type, which agrees with every use,
+//!   and the group prints when the result exists and its type is known. A group without an anchor must
 //!   hold only literals: it is optional on input and always printed (e.g. the `,` that the
 //!   January `make_tensor_view` form may omit);
 //! - a variadic operand is followed by a literal (it reads `%a, %b, ...` until no value
@@ -47,8 +56,87 @@ pub enum Arity {
 pub enum AttrKind {
     /// Any attribute value (`[5, 128]`, `@callee`, `#pto.layout<nd>`).
     Any,
-    /// A bare keyword (`slt` of `arith.cmpi`), kept as a string.
-    Keyword,
+    /// A bare keyword (`slt` of `arith.cmpi`), kept as a string; with a word set, one of its
+    /// words (`name:kw=cmpi`).
+    Keyword(Option<&'static WordSet>),
+    /// A string literal (`"PAT_ALL"` of `pto.pset_b8`; `name:str`).
+    Str,
+    /// `<w, w>` of words of the set, glued to the keyword before it (`overflow<nsw, nuw>`,
+    /// `fastmath<fast>`; `name:flags=overflow`); kept as the dialect attribute
+    /// (`#arith.overflow<nsw, nuw>`), which is also how the generic form writes it.
+    Flags(&'static WordSet),
+    /// A unit attribute set by the keyword of its optional group (`(`volatile` $volatile_^)?`,
+    /// `name?:unit`): reads and prints nothing itself.
+    Unit,
+}
+
+/// The words an enumerated attribute may take.
+#[derive(Debug, PartialEq, Eq)]
+pub struct WordSet {
+    /// The name rows use after `=` (`cmpi`, `overflow`).
+    pub name: &'static str,
+    pub words: &'static [&'static str],
+    /// `expected` labels, one per word (`'nsw'`).
+    pub labels: &'static [&'static str],
+    /// For flags: the dialect attribute that holds them (`#arith.overflow`).
+    pub attr: &'static str,
+}
+
+/// The word sets rows may name (MLIR's `arith` predicates and flags).
+pub const WORD_SETS: &[WordSet] = &[
+    WordSet {
+        name: "cmpi",
+        words: &[
+            "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+        ],
+        labels: &[
+            "'eq'", "'ne'", "'slt'", "'sle'", "'sgt'", "'sge'", "'ult'", "'ule'", "'ugt'", "'uge'",
+        ],
+        attr: "",
+    },
+    WordSet {
+        name: "cmpf",
+        words: &[
+            "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",
+            "ule", "une", "uno", "true",
+        ],
+        labels: &[
+            "'false'", "'oeq'", "'ogt'", "'oge'", "'olt'", "'ole'", "'one'", "'ord'", "'ueq'",
+            "'ugt'", "'uge'", "'ult'", "'ule'", "'une'", "'uno'", "'true'",
+        ],
+        attr: "",
+    },
+    WordSet {
+        name: "overflow",
+        words: &["nsw", "nuw"],
+        labels: &["'nsw'", "'nuw'"],
+        attr: "#arith.overflow",
+    },
+    WordSet {
+        name: "fastmath",
+        words: &[
+            "none", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast",
+        ],
+        labels: &[
+            "'none'",
+            "'reassoc'",
+            "'nnan'",
+            "'ninf'",
+            "'nsz'",
+            "'arcp'",
+            "'contract'",
+            "'afn'",
+            "'fast'",
+        ],
+        attr: "#arith.fastmath",
+    },
+];
+
+fn word_set(name: &str) -> Result<&'static WordSet, String> {
+    WORD_SETS
+        .iter()
+        .find(|w| w.name == name)
+        .ok_or_else(|| format!("unknown word set `{name}`"))
 }
 
 /// A named operand or result segment.
@@ -120,6 +208,9 @@ pub struct Compiled {
     pub elems: Vec<Elem>,
     /// Groups of pieces whose types agree (`Ref::Operand` / `Ref::Result`).
     pub same: Vec<Vec<Ref>>,
+    /// Per result segment: whether the format writes its types anywhere (a segment that
+    /// never does takes one unknown-typed result per name given).
+    pub result_typed: Vec<bool>,
 }
 
 /// Parses a segment list: `src pre? fp? dst`, `xs*`.
@@ -146,26 +237,35 @@ pub fn segments(spec: &'static str) -> Vec<Seg> {
         .collect()
 }
 
-/// Parses an attribute list: `predicate:kw layout sizes? *` (`*`: any other key is allowed too;
-/// it is dropped here and read by [`super::Row::open_attrs`]).
-pub fn attr_specs(spec: &'static str) -> Vec<AttrSpec> {
+/// Parses an attribute list: `predicate:kw=cmpi layout sizes? pattern:str ovf?:flags=overflow
+/// volatile_?:unit *`
+/// (`*`: any other key is allowed too; it is dropped here and read by
+/// [`super::Row::open_attrs`]).
+pub fn attr_specs(spec: &'static str) -> Result<Vec<AttrSpec>, String> {
     spec.split_whitespace()
         .filter(|w| *w != "*")
         .map(|w| {
-            let (w, kind) = match w.strip_suffix(":kw") {
-                Some(n) => (n, AttrKind::Keyword),
+            let (w, kind) = match w.split_once(':') {
                 None => (w, AttrKind::Any),
+                Some((n, "kw")) => (n, AttrKind::Keyword(None)),
+                Some((n, "str")) => (n, AttrKind::Str),
+                Some((n, "unit")) => (n, AttrKind::Unit),
+                Some((n, k)) => match k.split_once('=') {
+                    Some(("kw", set)) => (n, AttrKind::Keyword(Some(word_set(set)?))),
+                    Some(("flags", set)) => (n, AttrKind::Flags(word_set(set)?)),
+                    _ => return Err(format!("unknown attribute kind `{k}` of `{n}`")),
+                },
             };
             let (name, optional) = match w.strip_suffix('?') {
                 Some(n) => (n, true),
                 None => (w, false),
             };
-            AttrSpec {
+            Ok(AttrSpec {
                 name,
                 kind,
                 optional,
                 bound: false,
-            }
+            })
         })
         .collect()
 }
@@ -233,9 +333,10 @@ pub fn compile(
     let mut c = Compiled {
         operands: segments(operands),
         results: segments(results),
-        attrs: attr_specs(attrs),
+        attrs: attr_specs(attrs)?,
         elems: Vec::new(),
         same: Vec::new(),
+        result_typed: Vec::new(),
     };
     let mut src = Src { s: format, at: 0 };
     let mut used = vec![0u32; c.operands.len()];
@@ -265,6 +366,9 @@ pub fn compile(
         }
     }
     check_variadics(&c.elems, &c)?;
+    c.result_typed = (0..c.results.len())
+        .map(|i| writes_result(&c.elems, i))
+        .collect();
     Ok(c)
 }
 
@@ -371,7 +475,7 @@ fn elems(
                     let n = t
                         .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
                         .unwrap_or(t.len());
-                    t[n..].starts_with('^').then(|| &t[..n])
+                    (t[n..].starts_with('^') || t[n..].starts_with(")^")).then(|| &t[..n])
                 })
                 .collect();
             let anchor = match anchors.as_slice() {
@@ -387,7 +491,11 @@ fn elems(
                     let ok = match a {
                         Ref::Operand(i) => c.operands[i].arity != Arity::One,
                         Ref::Attr(i) => c.attrs[i].optional,
-                        Ref::Result(_) => false,
+                        // `(`->` type($r)^)?`: the result's type may be left unwritten.
+                        Ref::Result(i) => {
+                            matches!(inner.first(), Some(Elem::Lit(_)))
+                                && inner.contains(&Elem::Type(Ref::Result(i)))
+                        }
                     };
                     if !ok {
                         return Err(src.err("the anchor must be optional or variadic"));
@@ -407,6 +515,14 @@ fn elems(
             src.eat("^");
         }
     }
+}
+
+fn writes_result(elems: &[Elem], i: usize) -> bool {
+    elems.iter().any(|e| match e {
+        Elem::Type(Ref::Result(r)) | Elem::FnType(_, Ref::Result(r)) => *r == i,
+        Elem::Optional { elems, .. } => writes_result(elems, i),
+        _ => false,
+    })
 }
 
 /// A variadic operand must be followed by a literal.
@@ -470,7 +586,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.elems[0], Elem::Ref(Ref::Attr(0)));
         assert!(c.attrs[0].bound);
-        assert_eq!(c.attrs[0].kind, AttrKind::Keyword);
+        assert_eq!(c.attrs[0].kind, AttrKind::Keyword(None));
         assert_eq!(c.same, vec![vec![Ref::Operand(0), Ref::Operand(1)]]);
         let f = compile(
             "operands*",
@@ -484,6 +600,31 @@ mod tests {
             f.elems.last(),
             Some(&Elem::FnType(Ref::Operand(0), Ref::Result(0)))
         );
+    }
+
+    #[test]
+    fn result_anchors_and_attribute_kinds() {
+        let c = compile(
+            "a",
+            "r u?",
+            "p:kw=cmpi o?:flags=overflow s:str",
+            "$p $a (`overflow` $o^)? $s `:` type($a) (`->` type($r)^)? (`,` type($u)^)?",
+            "",
+        )
+        .unwrap();
+        assert!(matches!(
+            &c.elems[6],
+            Elem::Optional {
+                anchor: Some(Ref::Result(0)),
+                ..
+            }
+        ));
+        assert_eq!(c.result_typed, vec![true, true]);
+        assert!(matches!(c.attrs[0].kind, AttrKind::Keyword(Some(w)) if w.name == "cmpi"));
+        assert!(matches!(c.attrs[1].kind, AttrKind::Flags(w) if w.attr == "#arith.overflow"));
+        assert_eq!(c.attrs[2].kind, AttrKind::Str);
+        let untyped = compile("", "rs*", "", "attr-dict", "").unwrap();
+        assert_eq!(untyped.result_typed, vec![false]);
     }
 
     #[test]
@@ -507,6 +648,10 @@ mod tests {
             ("a", "", "", "$a type(", "", "expected `$name`"),
             ("a", "", "", "$a", "zz", "unknown piece"),
             ("a?", "", "", "(type($a) $a^)?", "", "starts with a literal"),
+            ("a", "r", "p:kw=nope", "$a $p", "", "unknown word set"),
+            ("a", "r", "p:what", "$a $p", "", "unknown attribute kind"),
+            ("a", "r", "", "$a (type($r)^)?", "", "starts with a literal"),
+            ("a", "r", "", "$a (`->` $a^)?", "", "optional or variadic"),
         ];
         for (ops, res, attrs, fmt, same, want) in bad {
             let e = compile(ops, res, attrs, fmt, same).unwrap_err();

@@ -11,13 +11,15 @@
 //! - literal: that token, else `expected '<literal>'` (the op is the diagnostic's context);
 //! - `$operand`: one value; `name?`: a value if one is next; `name*`: values separated by `,`
 //!   while a value follows the `,` (none at all is fine: `shape = []`);
-//! - `$attr`: an attribute value (or a bare keyword for `:kw` attributes);
+//! - `$attr`: by the attribute's kind: an attribute value, a bare keyword (of its word set,
+//!   else `expected` lists the words), a string, or `<flags>` of its word set;
 //! - `type($operand)`: as many types, `,`-separated, as values were read for it (a mismatch is
 //!   `expected N operand types, found M`); `type($result)`: one type, or a `,` list for `r*`;
 //! - `functional-type($ops, $res)`: `(T, ...) -> R` or `-> (R, ...)`;
 //! - `attr-dict`: an optional `{...}`;
 //! - `( ... )?`: read when its first element (a literal, or a value for an operand) is next;
-//!   once read, its anchor is required (`fp` must be followed by a value).
+//!   once read, its anchor is required (`fp` must be followed by a value); a group anchored on
+//!   a result (`(`->` type($r)^)?`) prints when the result exists with a known type.
 
 use super::format::{Arity, AttrKind, Compiled, Elem, Lit, Ref};
 use crate::front::lexer::Tok;
@@ -238,6 +240,8 @@ pub trait Writer {
     fn operand_ty(&mut self, i: usize);
     fn result_ty(&mut self, i: usize);
     fn n_results(&self) -> usize;
+    /// Whether result `i`'s type is known (an unwritten one is not printed back).
+    fn result_known(&self, i: usize) -> bool;
     fn has_attr(&self, a: usize) -> bool;
     fn attr(&mut self, a: usize, kind: AttrKind);
     /// Whether `attr-dict` has anything to print.
@@ -317,7 +321,10 @@ fn present<W: Writer + ?Sized>(o: &Out<'_, W>, anchor: Option<Ref>) -> bool {
         None => true,
         Some(Ref::Operand(i)) => o.sizes.get(i).is_some_and(|n| *n > 0),
         Some(Ref::Attr(a)) => o.w.has_attr(a),
-        Some(Ref::Result(_)) => false,
+        Some(Ref::Result(i)) => {
+            let (s, n) = (o.rstarts[i], o.rsizes[i]);
+            n > 0 && (s..s + n).all(|k| o.w.result_known(k))
+        }
     }
 }
 
@@ -350,9 +357,11 @@ fn print_elems<W: Writer + ?Sized>(c: &Compiled, elems: &[Elem], o: &mut Out<'_,
                 }
             }
             Elem::Ref(Ref::Attr(a)) => {
-                if o.w.has_attr(*a) {
-                    o.gap(false);
-                    o.w.attr(*a, c.attrs[*a].kind);
+                if o.w.has_attr(*a) && c.attrs[*a].kind != AttrKind::Unit {
+                    let kind = c.attrs[*a].kind;
+                    // Flags glue to their keyword: `overflow<nsw>`.
+                    o.gap(matches!(kind, AttrKind::Flags(_)) && o.prev == Class::Keyword);
+                    o.w.attr(*a, kind);
                     o.prev = Class::Keyword;
                 }
             }
@@ -527,6 +536,9 @@ mod tests {
         }
         fn n_results(&self) -> usize {
             self.rtys.len()
+        }
+        fn result_known(&self, _: usize) -> bool {
+            true
         }
         fn has_attr(&self, a: usize) -> bool {
             self.attrs.get(a).is_some_and(Option::is_some)

@@ -10,15 +10,15 @@ use super::attrs::Entry;
 use super::grammar::TyErr;
 use super::module::OpParts;
 use super::op_grammar::{opt_dict, ty, Op};
-use super::stmt_prim::{either, here, is, tokf, value, via, IRef};
+use super::stmt_prim::{either, here, is, tk, tokf, value, via, IRef};
 use super::Parser;
 use crate::diag::Span;
 use crate::front::catalog::format::{Arity, AttrKind, Lit, Ref};
 use crate::front::catalog::interp::{self, Look, Pieces, Reader};
 use crate::front::catalog::{self, RowId};
 use crate::front::error::ParseError;
-use crate::front::lexer::Tok;
-use crate::ir::{Attr, OpKind, Type, TypeId};
+use crate::front::lexer::{unescape, Tok};
+use crate::ir::{Attr, OpKind, Type, TypeId, ValueDef};
 
 type Ty = (TypeId, Span);
 
@@ -31,6 +31,22 @@ fn lit_matches(t: Tok<'_>, want: Tok<'static>) -> bool {
 
 struct Rd<'a, 's: 'p, 'p> {
     inp: &'a mut IRef<'s, 'p>,
+}
+
+impl<'s> Rd<'_, 's, '_> {
+    /// A bare keyword; one of `words` unless that is empty.
+    fn word(
+        &mut self,
+        labels: &'static [&'static str],
+        words: &'static [&'static str],
+    ) -> Result<String, TyErr<'s>> {
+        self.inp
+            .parse(tokf(labels, move |t| match t {
+                Tok::BareId(w) if words.is_empty() || words.contains(&w) => Some(w),
+                _ => None,
+            }))
+            .map(|(w, _)| w.to_string())
+    }
 }
 
 impl<'s> Reader for Rd<'_, 's, '_> {
@@ -74,13 +90,26 @@ impl<'s> Reader for Rd<'_, 's, '_> {
     fn attr(&mut self, kind: AttrKind) -> Result<Attr, TyErr<'s>> {
         match kind {
             AttrKind::Any => self.inp.parse(via(|p: &mut Parser<'s>| p.attr_value())),
-            AttrKind::Keyword => self
+            AttrKind::Keyword(None) => self.word(&["keyword"], &[]).map(Attr::Str),
+            AttrKind::Keyword(Some(set)) => self.word(set.labels, set.words).map(Attr::Str),
+            AttrKind::Str => self
                 .inp
-                .parse(tokf(&["keyword"], |t| match t {
-                    Tok::BareId(w) => Some(w),
+                .parse(tokf(&["string"], |t| match t {
+                    Tok::Str(s) => Some(s),
                     _ => None,
                 }))
-                .map(|(w, _)| Attr::Str(w.to_string())),
+                .map(|(s, _)| Attr::Str(unescape(s))),
+            AttrKind::Unit => Ok(Attr::Unit),
+            AttrKind::Flags(set) => {
+                self.inp.parse(tk(Tok::LAngle))?;
+                let mut words = vec![self.word(set.labels, set.words)?];
+                while self.at(0, Look::Lit(&interp::COMMA)) {
+                    self.inp.parse(tk(Tok::Comma))?;
+                    words.push(self.word(set.labels, set.words)?);
+                }
+                self.inp.parse(tk(Tok::RAngle))?;
+                Ok(Attr::Opaque(format!("{}<{}>", set.attr, words.join(", "))))
+            }
         }
     }
 
@@ -222,8 +251,13 @@ fn build<'s>(st: &mut Parser<'s>, id: RowId, p: P<'s>) -> Result<(), TyErr<'s>> 
         parts.result_types.push(t);
         rspans.push(s);
     }
-    // A variadic result segment without written types takes as many results as are named.
-    if c.results.iter().any(|s| s.arity == Arity::Many) && p.result_types.iter().all(Vec::is_empty)
+    // A variadic result segment whose types the format never writes takes as many results as
+    // are named.
+    if c.results
+        .iter()
+        .zip(&c.result_typed)
+        .any(|(s, typed)| s.arity == Arity::Many && !typed)
+        && p.result_types.iter().all(Vec::is_empty)
     {
         let given: u32 = st.cur_groups.iter().map(|g| g.count).sum();
         while parts.result_types.len() < given as usize {
@@ -238,6 +272,19 @@ fn build<'s>(st: &mut Parser<'s>, id: RowId, p: P<'s>) -> Result<(), TyErr<'s>> 
     } else {
         c.attrs.iter().map(|a| a.name).collect()
     };
+    // A format-bound attribute given in the dictionary prints in its place in the custom
+    // form, so its value must be of the kind that place reads.
+    if let Some((spec, e)) = c.attrs.iter().filter(|a| a.bound).find_map(|a| {
+        let e = entries.iter().find(|e| e.key == a.name)?;
+        (!catalog::attr_fits(a, &e.value)).then_some((a, e))
+    }) {
+        let err = ParseError::Expected {
+            expected: vec![format!("{} as the custom form writes it", spec.name)],
+            found: "another attribute value".to_string(),
+        };
+        st.error_at(err, e.span);
+        return Err(st.reported());
+    }
     // `own` borrows `entries`; collect owned keys first for the open case.
     let own: Vec<String> = own.into_iter().map(str::to_string).collect();
     let own: Vec<&str> = own.iter().map(String::as_str).collect();
@@ -249,14 +296,35 @@ fn build<'s>(st: &mut Parser<'s>, id: RowId, p: P<'s>) -> Result<(), TyErr<'s>> 
         }
     }
     let segs: Vec<u32> = p.operands.iter().map(|v| v.len() as u32).collect();
-    parts.kind = catalog::build_kind(id, &segs);
+    parts.kind = catalog::build_kind(id, &segs, &mut parts.attrs);
     let groups = std::mem::take(&mut st.cur_groups);
     let (region, _) = st.cur_region();
     let first = st.cur_first;
+    // Results left unnamed (`func.call @f() : () -> i64` as a statement): the op has them,
+    // nothing can use them, and they print back unnamed.
+    let unnamed = if groups.is_empty() && !parts.result_types.is_empty() {
+        let tys = std::mem::take(&mut parts.result_types);
+        Some((tys, rspans.clone()))
+    } else {
+        None
+    };
     let r = st.finish_op(parts, &groups, region, first, rspans);
     st.cur_groups = groups;
-    match r {
-        Ok(_) => Ok(()),
-        Err(_) => Err(st.reported()),
+    let id = r.map_err(|_| st.reported())?;
+    if let Some((tys, spans)) = unnamed {
+        let results = tys
+            .iter()
+            .zip(spans)
+            .enumerate()
+            .map(|(index, (&ty, span))| {
+                let def = ValueDef::Result {
+                    op: id,
+                    index: index as u32,
+                };
+                st.m.add_value(String::new(), ty, def, span)
+            })
+            .collect();
+        st.m.ops[id.0 as usize].results = results;
     }
+    Ok(())
 }

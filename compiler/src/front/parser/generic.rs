@@ -5,7 +5,6 @@
 
 use super::attrs::Entry;
 use super::module::{GroupDef, OpParts};
-use super::ops::{granularity, vbinary};
 use super::{PResult, Parser};
 use crate::diag::Span;
 use crate::front::catalog;
@@ -28,25 +27,8 @@ impl<'s> Parser<'s> {
     ) -> PResult<()> {
         let known = matches!(
             name.as_str(),
-            "pto.tcvt"
-                | "pto.vcvt"
-                | "func.return"
-                | "pto.tload"
-                | "pto.tstore"
-                | "pto.vbr"
-                | "pto.vlds"
-                | "pto.vsts"
-                | "arith.constant"
-                | "pto.alloc_tile"
-                | "pto.declare_tile"
-                | "pto.make_tensor_view"
-                | "pto.partition_view"
-                | "pto.subview"
-                | "pto.plt_b8"
-                | "pto.plt_b16"
-                | "pto.plt_b32"
-                | "pto.vecscope"
-        ) || vbinary(&name).is_some();
+            "pto.tcvt" | "pto.vcvt" | "func.return" | "arith.constant" | "pto.vecscope"
+        ) || kind_row(&name);
         if !known {
             let attrs_written = attrs.is_some();
             let mut sp = std::mem::take(&mut parts.spans.attrs);
@@ -171,63 +153,43 @@ impl<'s> Parser<'s> {
                 parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
                 OpKind::VecScope
             }
-            "pto.plt_b8" | "pto.plt_b16" | "pto.plt_b32" => {
-                if n != 1 {
-                    return count_err(self, "1");
-                }
-                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                OpKind::Plt {
-                    granularity: granularity(&name),
-                }
-            }
-            "pto.declare_tile"
-            | "pto.alloc_tile"
-            | "pto.make_tensor_view"
-            | "pto.partition_view"
-            | "pto.subview"
-            | "pto.tload"
-            | "pto.tstore" => {
-                // Catalog rows known before the catalog: the generic form builds the row's
-                // kind; segments from `operandSegmentSizes`, else from the operand count.
+            _ => {
+                // Catalog rows whose kind the interpreter runs on (and the rows known before
+                // the catalog): the generic form builds the row's kind; segments from
+                // `operandSegmentSizes`, else from the operand count.
                 let found = catalog::by_name(&name).iter().rev().find_map(|&id| {
                     catalog::generic_segments(id, n, segments.as_deref()).map(|s| (id, s))
                 });
                 let Some((id, seg)) = found else {
                     return count_err(self, "as many as the op's operand segments take");
                 };
-                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                catalog::build_kind(id, &seg)
-            }
-            "pto.vbr" => {
-                if n != 1 {
-                    return count_err(self, "1");
-                }
-                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                OpKind::Vbr
-            }
-            "pto.vlds" => {
-                if n != 2 {
-                    return count_err(self, "2");
-                }
-                parts.attrs = self.plain_attrs(&name, entries, &["dist"], &mut parts.spans.attrs);
-                OpKind::Vlds
-            }
-            "pto.vsts" => {
-                if n != 4 {
-                    return count_err(self, "4");
-                }
-                parts.attrs = self.plain_attrs(&name, entries, &["dist"], &mut parts.spans.attrs);
-                OpKind::Vsts
-            }
-            _ => {
-                let Some(k) = vbinary(&name) else {
+                let Some((_, c)) = catalog::get(id) else {
                     return count_err(self, "a known form");
                 };
-                if n != 3 {
-                    return count_err(self, "3");
+                let own: Vec<&str> = c.attrs.iter().map(|a| a.name).collect();
+                parts.attrs = self.plain_attrs(&name, entries, &own, &mut parts.spans.attrs);
+                // The custom form prints format-bound attributes in place: each required one
+                // must be there, with a value of its kind.
+                for a in c.attrs.iter().filter(|a| a.bound) {
+                    let fits = match parts.attrs.get(a.name) {
+                        None => a.optional,
+                        Some(v) => catalog::attr_fits(a, v),
+                    };
+                    if !fits {
+                        let span = parts.spans.name;
+                        return Err(self.error_at(
+                            ParseError::GenericForm {
+                                op: name.clone(),
+                                message: format!(
+                                    "expects attribute '{}' of the kind its custom form writes",
+                                    a.name
+                                ),
+                            },
+                            span,
+                        ));
+                    }
                 }
-                parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                OpKind::VBinary(k)
+                catalog::build_kind(id, &seg, &mut parts.attrs)
             }
         };
         parts.kind = kind;
@@ -282,6 +244,15 @@ fn segment_sizes(a: &Attr) -> Option<Vec<u32>> {
         }
         _ => None,
     }
+}
+
+/// Catalog rows that the generic form builds as their row's kind (not `OpKind::Generic`):
+/// those with a dedicated kind, which the verifier and interpreter run on.
+fn kind_row(name: &str) -> bool {
+    catalog::by_name(name)
+        .iter()
+        .any(|&id| catalog::get(id).is_some_and(|(r, _)| r.build != catalog::Build::Catalog))
+        || matches!(name, "pto.tload" | "pto.tstore" | "pto.subview")
 }
 
 fn parts_name_span(parts: &OpParts) -> Span {

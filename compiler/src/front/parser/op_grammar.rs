@@ -1,4 +1,6 @@
-//! Custom forms of the known ops (syntax.md §2.3, §5, §6.1) as chumsky parsers over the
+//! Custom forms of the hand-written ops (syntax.md §2.3, §5, §6.1): `pto.tcvt`, `pto.vcvt`,
+//! `arith.constant` and `return` (why these are not catalog rows: the catalog's module doc;
+//! every other known op is a row, read by `catalog_form`), as chumsky parsers over the
 //! statement input, dispatched on the op-name token by `stmt_grammar`. Each form reads its
 //! tokens, then builds the op in one `try_map_with` step (bind uses, check attributes, push the
 //! op and define its results), in the same order as the forms' syntax.
@@ -13,14 +15,13 @@ use chumsky::Parser as P;
 use super::attrs::Entry;
 use super::grammar::TyErr;
 use super::module::OpParts;
-use super::ops::{granularity, vbinary};
 use super::stmt_prim::{
-    eat, either, is, kw, next_span, peek_is, prev_span, silent, tk, value, via, when, In, SEx,
+    either, is, kw, next_span, peek_is, prev_span, silent, tk, value, via, when, In, SEx,
 };
 use super::Parser;
 use crate::diag::Span;
 use crate::front::error::ParseError;
-use crate::front::lexer::{unescape, Tok};
+use crate::front::lexer::Tok;
 use crate::ir::{Attr, OpKind, TcvtForm, TcvtOp, TypeId, VcvtOp};
 
 pub(super) type Op<'s> = Boxed<'s, 's, In<'s>, (), SEx<'s>>;
@@ -78,13 +79,6 @@ fn types_for<'s>(n: usize) -> impl P<'s, In<'s>, Vec<Ty>, SEx<'s>> + Clone {
             }
             Ok(tys)
         })
-}
-
-/// `type { , type }` after `->`.
-fn result_types<'s>() -> impl P<'s, In<'s>, Vec<Ty>, SEx<'s>> + Clone {
-    ty().separated_by(silent(Tok::Comma))
-        .at_least(1)
-        .collect::<Vec<_>>()
 }
 
 /// Shared tail of a form: binds, checks, pushes (see the module doc).
@@ -240,169 +234,6 @@ pub(super) fn arith_constant<'s>() -> Op<'s> {
             rspans.push(vstart.join(vend));
             plain(st, "arith.constant", parts, entries, &[]);
             parts.kind = OpKind::ArithConstant { value };
-            Ok(())
-        },
-    )
-    .boxed()
-}
-
-pub(super) fn pset<'s>(name: &'static str) -> Op<'s> {
-    let pattern = super::stmt_prim::tokf(&["string"], |t| match t {
-        Tok::Str(s) => Some(s),
-        _ => None,
-    });
-    let p = pattern
-        .then(entries())
-        .then_ignore(tk(Tok::Colon))
-        .then(ty());
-    build(p, move |st, (((pat, _), entries), t), parts, rspans| {
-        one_result(parts, rspans, t);
-        plain(st, name, parts, entries, &[]);
-        parts.kind = OpKind::Pset {
-            granularity: granularity(name),
-            pattern: unescape(pat),
-        };
-        Ok(())
-    })
-    .boxed()
-}
-
-pub(super) fn plt<'s>(name: &'static str) -> Op<'s> {
-    let p = value()
-        .then(entries())
-        .then_ignore(tk(Tok::Colon))
-        .then(types_for(1))
-        .then_ignore(tk(Tok::Arrow))
-        .then(result_types());
-    build(p, move |st, (((a, entries), tys), rts), parts, rspans| {
-        push_typed(st, parts, &[a], tys);
-        for t in rts {
-            one_result(parts, rspans, t);
-        }
-        plain(st, name, parts, entries, &[]);
-        parts.kind = OpKind::Plt {
-            granularity: granularity(name),
-        };
-        Ok(())
-    })
-    .boxed()
-}
-
-pub(super) fn vlds<'s>() -> Op<'s> {
-    let p = value()
-        .then_ignore(tk(Tok::LBracket))
-        .then(value())
-        .then_ignore(tk(Tok::RBracket))
-        .then(entries())
-        .then_ignore(tk(Tok::Colon))
-        .then(ty())
-        .then_ignore(tk(Tok::Arrow))
-        .then(result_types());
-    build(p, |st, ((((b, i), entries), bt), rts), parts, rspans| {
-        st.push_use(parts, b.0, b.1, Some(bt));
-        st.push_use(parts, i.0, i.1, None);
-        for t in rts {
-            one_result(parts, rspans, t);
-        }
-        plain(st, "pto.vlds", parts, entries, &["dist"]);
-        parts.kind = OpKind::Vlds;
-        Ok(())
-    })
-    .boxed()
-}
-
-pub(super) fn vsts<'s>() -> Op<'s> {
-    let p = value()
-        .then_ignore(tk(Tok::Comma))
-        .then(value())
-        .then_ignore(tk(Tok::LBracket))
-        .then(value())
-        .then_ignore(tk(Tok::RBracket))
-        .then_ignore(tk(Tok::Comma))
-        .then(value())
-        .then(entries())
-        .then_ignore(tk(Tok::Colon))
-        .then(ty())
-        .then_ignore(tk(Tok::Comma))
-        .then(ty())
-        .then_ignore(tk(Tok::Comma))
-        .then(ty())
-        .then(eat(Tok::Arrow))
-        .then_with_results();
-    build(
-        p,
-        |st, ((((((((v, b), i), mk), entries), tv), tb), tm), rts), parts, rspans| {
-            st.push_use(parts, v.0, v.1, Some(tv));
-            st.push_use(parts, b.0, b.1, Some(tb));
-            st.push_use(parts, i.0, i.1, None);
-            st.push_use(parts, mk.0, mk.1, Some(tm));
-            for t in rts {
-                one_result(parts, rspans, t);
-            }
-            plain(st, "pto.vsts", parts, entries, &["dist"]);
-            parts.kind = OpKind::Vsts;
-            Ok(())
-        },
-    )
-    .boxed()
-}
-
-/// `-> types` when the preceding `eat(->)` consumed an arrow.
-trait ThenResults<'s, A>: P<'s, In<'s>, (A, bool), SEx<'s>> + Clone + Sized {
-    fn then_with_results(self) -> impl P<'s, In<'s>, (A, Vec<Ty>), SEx<'s>> + Clone {
-        custom(
-            move |inp: &mut chumsky::input::InputRef<'s, '_, In<'s>, SEx<'s>>| {
-                let (a, arrow) = inp.parse(&self)?;
-                let rts = if arrow {
-                    inp.parse(result_types())?
-                } else {
-                    Vec::new()
-                };
-                Ok((a, rts))
-            },
-        )
-    }
-}
-impl<'s, A, T: P<'s, In<'s>, (A, bool), SEx<'s>> + Clone> ThenResults<'s, A> for T {}
-
-pub(super) fn vbr<'s>() -> Op<'s> {
-    let p = value()
-        .then(entries())
-        .then_ignore(tk(Tok::Colon))
-        .then(types_for(1))
-        .then_ignore(tk(Tok::Arrow))
-        .then(ty());
-    build(p, |st, (((a, entries), tys), rt), parts, rspans| {
-        push_typed(st, parts, &[a], tys);
-        one_result(parts, rspans, rt);
-        plain(st, "pto.vbr", parts, entries, &[]);
-        parts.kind = OpKind::Vbr;
-        Ok(())
-    })
-    .boxed()
-}
-
-pub(super) fn vbinary_op<'s>(name: &'static str) -> Op<'s> {
-    let p = value()
-        .then_ignore(tk(Tok::Comma))
-        .then(value())
-        .then_ignore(tk(Tok::Comma))
-        .then(value())
-        .then(entries())
-        .then_ignore(tk(Tok::Colon))
-        .then(types_for(3))
-        .then_ignore(tk(Tok::Arrow))
-        .then(ty());
-    build(
-        p,
-        move |st, (((((a, b), c), entries), tys), rt), parts, rspans| {
-            push_typed(st, parts, &[a, b, c], tys);
-            one_result(parts, rspans, rt);
-            plain(st, name, parts, entries, &[]);
-            let Some(k) = vbinary(name) else {
-                return Err(TyErr::Reported);
-            };
-            parts.kind = OpKind::VBinary(k);
             Ok(())
         },
     )

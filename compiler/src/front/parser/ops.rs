@@ -1,43 +1,16 @@
 //! Op names (syntax.md §2.1): the hand-written custom-form spellings (the op catalog,
 //! `front::catalog`, knows the rest) and bare-name resolution (D-5),
-//! vector binary kinds, mask granularity, and the `--strict-ops` error (E0008) for unknown ops in
+//! and the `--strict-ops` error (E0008) for unknown ops in
 //! custom form with its generic rewrite (by default they are opaque statements, `opaque`). The custom forms themselves are `op_grammar`.
 
 use super::module::GroupDef;
 use super::Parser;
 use crate::front::error::ParseError;
 use crate::front::lexer::Tok;
-use crate::ir::types::MaskGranularity;
-use crate::ir::VBinaryKind;
 
 /// Canonical name of a custom-form op spelling, if it is known (bare names resolve to `pto.*`).
 pub(super) fn canonical(name: &str) -> Option<&'static str> {
-    const KNOWN: &[&str] = &[
-        "pto.tcvt",
-        "pto.vcvt",
-        "arith.constant",
-        "pto.pset_b8",
-        "pto.pset_b16",
-        "pto.pset_b32",
-        "pto.plt_b8",
-        "pto.plt_b16",
-        "pto.plt_b32",
-        "pto.vlds",
-        "pto.vsts",
-        "pto.vbr",
-        "pto.vadd",
-        "pto.vsub",
-        "pto.vmul",
-        "pto.vdiv",
-        "pto.vmax",
-        "pto.vmin",
-        "pto.vand",
-        "pto.vor",
-        "pto.vxor",
-        "pto.vshl",
-        "pto.vshr",
-        "pto.vecscope",
-    ];
+    const KNOWN: &[&str] = &["pto.tcvt", "pto.vcvt", "arith.constant", "pto.vecscope"];
     if name == "return" || name == "func.return" {
         return Some("func.return");
     }
@@ -55,20 +28,6 @@ pub(super) fn canonical(name: &str) -> Option<&'static str> {
         };
     }
     None
-}
-
-pub(super) fn vbinary(name: &str) -> Option<VBinaryKind> {
-    VBinaryKind::ALL.into_iter().find(|k| k.op_name() == name)
-}
-
-pub(super) fn granularity(name: &str) -> MaskGranularity {
-    if name.ends_with("b8") {
-        MaskGranularity::B8
-    } else if name.ends_with("b16") {
-        MaskGranularity::B16
-    } else {
-        MaskGranularity::B32
-    }
 }
 
 impl<'s> Parser<'s> {

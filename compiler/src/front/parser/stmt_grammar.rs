@@ -346,25 +346,13 @@ struct Forms<'s> {
 
 impl<'s> Forms<'s> {
     fn new(stmts: Stmts<'s>) -> Self {
-        let mut t: Vec<(&'static str, Op<'s>)> = vec![
+        let t: Vec<(&'static str, Op<'s>)> = vec![
             ("func.return", og::ret()),
             ("pto.tcvt", og::tcvt()),
             ("pto.vcvt", og::vcvt()),
             ("arith.constant", og::arith_constant()),
-            ("pto.vlds", og::vlds()),
-            ("pto.vsts", og::vsts()),
-            ("pto.vbr", og::vbr()),
             ("pto.vecscope", vecscope(stmts)),
         ];
-        for n in ["pto.pset_b8", "pto.pset_b16", "pto.pset_b32"] {
-            t.push((n, og::pset(n)));
-        }
-        for n in ["pto.plt_b8", "pto.plt_b16", "pto.plt_b32"] {
-            t.push((n, og::plt(n)));
-        }
-        for k in crate::ir::VBinaryKind::ALL {
-            t.push((k.op_name(), og::vbinary_op(k.op_name())));
-        }
         Forms {
             table: std::rc::Rc::new(t.into_iter().collect()),
             catalog: super::catalog_form::catalog_op(),

@@ -231,18 +231,6 @@ where
     })
 }
 
-/// `true` and the token consumed when the next token is `k`; `false` otherwise (no error).
-pub(super) fn eat<'s>(k: Tok<'static>) -> impl P<'s, In<'s>, bool, SEx<'s>> + Clone {
-    custom(move |inp: &mut IRef<'s, '_>| {
-        if inp.peek().is_some_and(|t| super::same_kind(t, k)) {
-            inp.skip();
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    })
-}
-
 /// The span of the next token (empty at end of input), without reading it.
 pub(super) fn next_span<'s>() -> impl P<'s, In<'s>, Span, SEx<'s>> + Clone {
     custom(move |inp: &mut IRef<'s, '_>| {

@@ -1,10 +1,7 @@
 //! Op spellings: the custom form of every hand-written op (catalog ops: `catalog`) (syntax.md §2.3, §5, §6; tcvt forms (b)→(a),
 //! (d)/(e)→(c)), functions, and the generic form of unknown ops with properties and regions.
 
-use std::fmt::Write as _;
-
 use super::literals::escape_string;
-use super::types::mask_name;
 use super::Printer;
 use crate::ir::{Attr, AttrDict, OpData, OpId, OpKind, RegionId, TcvtForm, TypeId};
 
@@ -124,91 +121,16 @@ impl Printer<'_> {
             | OpKind::DeclareTile
             | OpKind::MakeTensorView { .. }
             | OpKind::PartitionView { .. }
+            | OpKind::Pset { .. }
+            | OpKind::Plt { .. }
+            | OpKind::Vlds
+            | OpKind::Vsts
+            | OpKind::Vbr
+            | OpKind::VBinary(_)
             | OpKind::Catalog(_) => {
                 if !self.catalog_op(op) {
                     self.out.push_str("<<op without a catalog row>>");
                 }
-            }
-            OpKind::Pset {
-                granularity,
-                pattern,
-            } => {
-                self.result_defs(op);
-                let _ = write!(
-                    self.out,
-                    "pto.pset_{} {}",
-                    mask_name(*granularity),
-                    escape_string(pattern)
-                );
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.result_type(op, 0);
-            }
-            OpKind::Plt { granularity } => {
-                self.result_defs(op);
-                let _ = write!(self.out, "pto.plt_{} ", mask_name(*granularity));
-                self.operand(op, 0);
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.operand_type(op, 0);
-                self.out.push_str(" -> ");
-                self.all_result_types(op);
-            }
-            OpKind::Vlds => {
-                self.result_defs(op);
-                self.out.push_str("pto.vlds ");
-                self.operand(op, 0);
-                self.out.push('[');
-                self.operand(op, 1);
-                self.out.push(']');
-                self.dist_dict(op);
-                self.out.push_str(" : ");
-                self.operand_type(op, 0);
-                self.out.push_str(" -> ");
-                self.all_result_types(op);
-            }
-            OpKind::Vsts => {
-                self.result_defs(op);
-                self.out.push_str("pto.vsts ");
-                self.operand(op, 0);
-                self.out.push_str(", ");
-                self.operand(op, 1);
-                self.out.push('[');
-                self.operand(op, 2);
-                self.out.push_str("], ");
-                self.operand(op, 3);
-                self.dist_dict(op);
-                self.out.push_str(" : ");
-                self.operand_type(op, 0);
-                self.out.push_str(", ");
-                self.operand_type(op, 1);
-                self.out.push_str(", ");
-                self.operand_type(op, 3);
-                if !op.results.is_empty() {
-                    self.out.push_str(" -> ");
-                    self.all_result_types(op);
-                }
-            }
-            OpKind::Vbr => {
-                self.result_defs(op);
-                self.out.push_str("pto.vbr ");
-                self.operand(op, 0);
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.operand_type(op, 0);
-                self.out.push_str(" -> ");
-                self.result_type(op, 0);
-            }
-            OpKind::VBinary(k) => {
-                self.result_defs(op);
-                self.out.push_str(k.op_name());
-                self.out.push(' ');
-                self.operand_list(op, 0..3);
-                self.plain_dict(" ", op);
-                self.out.push_str(" : ");
-                self.operand_type_list(op, 0..3);
-                self.out.push_str(" -> ");
-                self.result_type(op, 0);
             }
             OpKind::VecScope => {
                 self.out.push_str("pto.vecscope {\n");
@@ -275,25 +197,6 @@ impl Printer<'_> {
     }
 
     /// vlds/vsts: `dist` first, then the dotted keys (D-25).
-    fn dist_dict(&mut self, op: &OpData) {
-        let own: Vec<(&str, Attr)> = op
-            .attrs
-            .get("dist")
-            .map(|v| ("dist", v.clone()))
-            .into_iter()
-            .collect();
-        self.known_dict(" ", &own, &op.attrs, &["dist"]);
-    }
-
-    fn all_result_types(&mut self, op: &OpData) {
-        for i in 0..op.results.len() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.result_type(op, i);
-        }
-    }
-
     fn operand_list(&mut self, op: &OpData, range: std::ops::Range<usize>) {
         for (n, i) in range.enumerate() {
             if n > 0 {
