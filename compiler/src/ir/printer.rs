@@ -6,9 +6,15 @@
 //! §7.2 (compact `!pto.tile_buf`, hardware `!pto.ptr` spaces, PTOAS round modes, `satmode`,
 //! custom forms for every known op), attribute order (D-25) and literals (§7.4).
 //!
+//! Aliases (user guide, "Aliases and locations"): the module's alias definitions print first, one per line in
+//! definition order, then a blank line; every type or attribute equal to an alias's value prints
+//! as the alias name (the first alias of that value), also inside other types and attributes,
+//! as MLIR prints them. A definition's own value is spelled out, its parts using only the
+//! aliases defined before it, so the output reads back to the same IR.
+//!
 //! Invariants: the printer never panics, even on IR with dangling handles (they print as
-//! `<<invalid ...>>`, which the parser rejects); it never emits locations or comments; the
-//! output ends with exactly one `\n`.
+//! `<<invalid ...>>`, which the parser rejects); it never emits locations (MLIR without debug
+//! info) or comments; the output ends with exactly one `\n`.
 
 mod attrs;
 mod catalog;
@@ -18,17 +24,28 @@ mod types;
 
 use std::fmt::Write as _;
 
-use super::{Attr, AttrDict, Module, OpData, RegionId, TypeId, TypeTable, ValueId};
+use rustc_hash::FxHashMap;
+
+use super::{AliasValue, Attr, AttrDict, Module, OpData, RegionId, TypeId, TypeTable, ValueId};
 
 pub use literals::{escape_string, print_float};
 
 /// Prints a module in canonical form, ending with exactly one `\n`.
 pub fn print_module(module: &Module) -> String {
+    let mut type_alias = FxHashMap::default();
+    for (k, a) in module.aliases.iter().enumerate() {
+        if let AliasValue::Type(t) = a.value {
+            type_alias.entry(t).or_insert(k);
+        }
+    }
     let mut p = Printer {
         m: module,
         types: &module.types,
         out: String::with_capacity(module.ops.len() * 96 + 64),
+        type_alias,
+        limit: usize::MAX,
     };
+    p.aliases();
     p.module();
     p.out
 }
@@ -40,6 +57,8 @@ pub fn print_type(types: &TypeTable, ty: TypeId) -> String {
         m: &empty,
         types,
         out: String::new(),
+        type_alias: FxHashMap::default(),
+        limit: usize::MAX,
     };
     p.ty(ty);
     p.out
@@ -52,6 +71,8 @@ pub fn print_attr(types: &TypeTable, attr: &Attr) -> String {
         m: &empty,
         types,
         out: String::new(),
+        type_alias: FxHashMap::default(),
+        limit: usize::MAX,
     };
     p.attr(attr);
     p.out
@@ -62,6 +83,11 @@ struct Printer<'m> {
     /// The type table (the module's, or a caller's for `print_type`).
     types: &'m TypeTable,
     out: String,
+    /// Index into `m.aliases` of the first alias of each aliased type.
+    type_alias: FxHashMap<TypeId, usize>,
+    /// Only aliases before this index print by name (while printing definition `limit`, the
+    /// ones defined before it; `usize::MAX` otherwise).
+    limit: usize,
 }
 
 /// Whether `s` can be printed as a bare identifier (attribute key).
@@ -76,6 +102,35 @@ fn is_bare_symbol(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '.'))
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
+}
+
+/// `text` with each occurrence of `inner` that stands as a whole (not inside a longer word or
+/// followed by `<`) replaced by `name`; string literals are left alone.
+fn replace_whole(text: &str, inner: &str, name: &str) -> String {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'!' | b'#');
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let mut in_str = false;
+    while i < b.len() {
+        if b[i] == b'"' && (i == 0 || b[i - 1] != b'\\') {
+            in_str = !in_str;
+        }
+        let whole = !in_str
+            && text[i..].starts_with(inner)
+            && (i == 0 || !ident(b[i - 1]))
+            && b.get(i + inner.len())
+                .is_none_or(|&c| !ident(c) && c != b'<');
+        if whole {
+            out.push_str(name);
+            i += inner.len();
+        } else {
+            let ch = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + ch]);
+            i += ch;
+        }
+    }
+    out
 }
 
 /// Sorted (bytewise) keys of a dictionary, as MLIR's `DictionaryAttr` (D-25).
@@ -93,6 +148,25 @@ impl<'m> Printer<'m> {
     }
 
     // ---------------------------------------------------------------- module, regions
+
+    /// The alias definitions, then a blank line (nothing without aliases).
+    fn aliases(&mut self) {
+        let m = self.m;
+        for (k, a) in m.aliases.iter().enumerate() {
+            self.limit = k;
+            self.out.push_str(&a.name);
+            self.out.push_str(" = ");
+            match &a.value {
+                AliasValue::Type(t) => self.ty_body(*t),
+                AliasValue::Attr(v) => self.attr_body(v),
+            }
+            self.out.push('\n');
+        }
+        self.limit = usize::MAX;
+        if !m.aliases.is_empty() {
+            self.out.push('\n');
+        }
+    }
 
     fn module(&mut self) {
         // spec: D-24
@@ -166,6 +240,28 @@ impl<'m> Printer<'m> {
             self.out.push(')');
         }
         self.out.push_str(":\n");
+    }
+
+    /// Verbatim text of an opaque type or attribute (D-9). The parser replaced the alias uses
+    /// in it by their values; an alias whose value is itself opaque (`#map = affine_map<...>`)
+    /// prints by name again where its whole text stands inside (`memref<4xf32, #map>`).
+    fn opaque(&mut self, text: &str) {
+        let m = self.m;
+        let mut text = std::borrow::Cow::Borrowed(text);
+        for a in m.aliases.iter().take(self.limit) {
+            let inner = match &a.value {
+                AliasValue::Attr(Attr::Opaque(t)) => t,
+                AliasValue::Type(id) => match self.types.lookup_opaque(*id) {
+                    Some(t) => t,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if inner.len() < text.len() && text.contains(inner.as_str()) {
+                text = std::borrow::Cow::Owned(replace_whole(&text, inner, &a.name));
+            }
+        }
+        self.out.push_str(&text);
     }
 
     // ---------------------------------------------------------------- values, names

@@ -87,9 +87,12 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
                     Tok::BareId("loc") => {
                         st.tok(i + 1).is_some_and(|n| matches!(n.tok, Tok::LParen))
                     }
-                    Tok::ValueId(_) | Tok::Str(_) | Tok::BareId(_) | Tok::BlockId(_) => {
-                        t.line_start && st.starts_statement(i)
-                    }
+                    Tok::ValueId(_)
+                    | Tok::Str(_)
+                    | Tok::BareId(_)
+                    | Tok::BlockId(_)
+                    | Tok::TypeName(_)
+                    | Tok::AttrName(_) => t.line_start && st.starts_statement(i),
                     _ => false,
                 };
                 if ends {
@@ -239,8 +242,18 @@ impl<'s> Parser<'s> {
                 w.contains('.') || matches!(w, "return" | "module" | "call" | "call_indirect")
             }
             Tok::BlockId(_) => self.is_block_label_def(i),
+            Tok::TypeName(_) | Tok::AttrName(_) => self.alias_def_at(i),
             _ => false,
         }
+    }
+
+    /// Whether an alias definition `!t =` / `#a =` starts at token `i`.
+    pub(super) fn alias_def_at(&mut self, i: usize) -> bool {
+        self.tok(i)
+            .is_some_and(|t| matches!(t.tok, Tok::TypeName(_) | Tok::AttrName(_)))
+            && self
+                .tok(i + 1)
+                .is_some_and(|t| matches!(t.tok, Tok::Equals))
     }
 
     /// Whether the value at token `i` begins a result list `%a[:N] {, %b[:N]} =` (a line

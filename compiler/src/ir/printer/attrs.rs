@@ -6,10 +6,28 @@ use std::fmt::Write as _;
 use super::literals::{self, escape_string, print_float, FloatKind};
 use super::{is_bare_id, sorted_keys, Printer};
 use crate::ir::types::{ScalarType, Signedness};
-use crate::ir::{Attr, AttrDict, OpData, Type, TypeId};
+use crate::ir::{AliasValue, Attr, AttrDict, OpData, Type, TypeId};
 
 impl Printer<'_> {
+    /// An attribute, by its alias name where one is in scope (see [`Printer::limit`]).
     pub(super) fn attr(&mut self, a: &Attr) {
+        if !self.m.aliases.is_empty() {
+            let alias = self
+                .m
+                .aliases
+                .iter()
+                .take(self.limit)
+                .find(|d| matches!(&d.value, AliasValue::Attr(x) if x == a));
+            if let Some(d) = alias {
+                self.out.push_str(&d.name);
+                return;
+            }
+        }
+        self.attr_body(a);
+    }
+
+    /// An attribute spelled out at its top (its parts may still print by alias).
+    pub(super) fn attr_body(&mut self, a: &Attr) {
         match a {
             Attr::Int { .. } | Attr::Hex { .. } | Attr::Float { .. } => self.literal(a, false),
             Attr::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
@@ -39,7 +57,7 @@ impl Printer<'_> {
                     if *on { "ON" } else { "OFF" }
                 );
             }
-            Attr::Opaque(text) => self.out.push_str(text),
+            Attr::Opaque(text) => self.opaque(text),
             Attr::Typed { value, ty } => {
                 self.attr(value);
                 self.out.push_str(" : ");

@@ -8,7 +8,7 @@ use super::Printer;
 use crate::ir::types::{
     AddrSpace, BLayout, Dim, Loc, MaskGranularity, SLayout, ScalarType, Signedness,
 };
-use crate::ir::{Type, TypeId};
+use crate::ir::{AliasValue, Type, TypeId};
 
 fn space_name(space: AddrSpace) -> &'static str {
     // spec: D-15 (hardware names)
@@ -33,7 +33,19 @@ pub(super) fn mask_name(g: MaskGranularity) -> &'static str {
 }
 
 impl Printer<'_> {
+    /// A type, by its alias name where one is in scope (see [`Printer::limit`]).
     pub(super) fn ty(&mut self, id: TypeId) {
+        if let Some(&k) = self.type_alias.get(&id) {
+            if let Some(a) = self.m.aliases.get(k).filter(|_| k < self.limit) {
+                self.out.push_str(&a.name);
+                return;
+            }
+        }
+        self.ty_body(id);
+    }
+
+    /// A type spelled out at its top (its parts may still print by alias).
+    pub(super) fn ty_body(&mut self, id: TypeId) {
         if id.0 as usize >= self.types.len() {
             self.out.push_str("<<invalid type>>");
             return;
@@ -132,7 +144,7 @@ impl Printer<'_> {
                 self.out.push_str(") -> ");
                 self.result_types(results);
             }
-            Type::Opaque(text) => self.out.push_str(text),
+            Type::Opaque(text) => self.opaque(text),
         }
     }
 
@@ -181,6 +193,18 @@ impl Printer<'_> {
     }
 
     pub(super) fn scalar(&mut self, s: &ScalarType) {
+        // An element type prints by alias too, as MLIR prints nested types.
+        if !self.m.aliases.is_empty() {
+            let types = self.types;
+            let alias = self.m.aliases.iter().take(self.limit).find(|a| {
+                matches!(a.value, AliasValue::Type(t)
+                    if (t.0 as usize) < types.len() && matches!(types.get(t), Type::Scalar(x) if x == s))
+            });
+            if let Some(a) = alias {
+                self.out.push_str(&a.name);
+                return;
+            }
+        }
         match s {
             ScalarType::F16 => self.out.push_str("f16"),
             ScalarType::BF16 => self.out.push_str("bf16"),
