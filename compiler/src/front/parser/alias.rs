@@ -151,7 +151,13 @@ fn expand<'t>(
                             out.push_str(&e.text);
                             copied = j;
                         }
-                        Some(_) => {}
+                        Some(_) => {
+                            // A location alias prints no definition: it may stand only in
+                            // `loc(...)`.
+                            let span = Span::new(base + i, base + j);
+                            let name = name.to_string();
+                            errs.push((ParseError::LocationAliasAsAttribute { name }, span));
+                        }
                         None => {
                             let want = if b[i] == b'!' {
                                 "a type"
@@ -287,6 +293,35 @@ impl<'s> Parser<'s> {
             }
             _ => None,
         }
+    }
+
+    /// A `!name` / `#name` token at index `i` kept verbatim (an opaque op's token): if it is an
+    /// alias use, the alias must be defined (E0017, reported; the op is still read).
+    pub(super) fn check_alias_token(&mut self, name: &str, i: usize, span: Span) {
+        if !is_alias_name(name)
+            || self
+                .tok(i + 1)
+                .is_some_and(|t| matches!(t.tok, Tok::LAngle))
+        {
+            return;
+        }
+        match self.aliases.get(name).map(|e| &e.kind) {
+            Some(AliasKind::Loc) => {
+                // It prints no definition: it may stand only in `loc(...)`.
+                let name = name.to_string();
+                self.error_at(ParseError::LocationAliasAsAttribute { name }, span);
+                return;
+            }
+            Some(_) => return,
+            None => {}
+        }
+        let want = if name.starts_with('!') {
+            "a type"
+        } else {
+            "an attribute"
+        };
+        let err = self.aliases.undefined(name, want);
+        self.error_at(err, span);
     }
 
     /// `loc(...)` at the cursor (`loc` then `(`): skipped as balanced tokens; each alias name
