@@ -26,23 +26,19 @@ use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
-use super::{AliasValue, Attr, AttrDict, Module, OpData, RegionId, TypeId, TypeTable, ValueId};
+use super::{
+    AliasValue, Attr, AttrDict, Module, OpData, RegionId, ScalarType, TypeId, TypeTable, ValueId,
+};
 
 pub use literals::{escape_string, print_float};
 
 /// Prints a module in canonical form, ending with exactly one `\n`.
 pub fn print_module(module: &Module) -> String {
-    let mut type_alias = FxHashMap::default();
-    for (k, a) in module.aliases.iter().enumerate() {
-        if let AliasValue::Type(t) = a.value {
-            type_alias.entry(t).or_insert(k);
-        }
-    }
     let mut p = Printer {
         m: module,
         types: &module.types,
         out: String::with_capacity(module.ops.len() * 96 + 64),
-        type_alias,
+        alias: AliasIndex::new(module),
         limit: usize::MAX,
     };
     p.aliases();
@@ -57,7 +53,7 @@ pub fn print_type(types: &TypeTable, ty: TypeId) -> String {
         m: &empty,
         types,
         out: String::new(),
-        type_alias: FxHashMap::default(),
+        alias: AliasIndex::default(),
         limit: usize::MAX,
     };
     p.ty(ty);
@@ -71,7 +67,7 @@ pub fn print_attr(types: &TypeTable, attr: &Attr) -> String {
         m: &empty,
         types,
         out: String::new(),
-        type_alias: FxHashMap::default(),
+        alias: AliasIndex::default(),
         limit: usize::MAX,
     };
     p.attr(attr);
@@ -83,11 +79,85 @@ struct Printer<'m> {
     /// The type table (the module's, or a caller's for `print_type`).
     types: &'m TypeTable,
     out: String,
-    /// Index into `m.aliases` of the first alias of each aliased type.
-    type_alias: FxHashMap<TypeId, usize>,
+    /// The module's aliases by value.
+    alias: AliasIndex<'m>,
     /// Only aliases before this index print by name (while printing definition `limit`, the
     /// ones defined before it; `usize::MAX` otherwise).
     limit: usize,
+}
+
+/// The module's aliases by value, so that printing a type or attribute looks its alias up in
+/// constant time (a file may define many aliases). Each map holds the index into
+/// `Module::aliases` of the first alias of a value.
+#[derive(Default)]
+struct AliasIndex<'m> {
+    types: FxHashMap<TypeId, usize>,
+    scalars: FxHashMap<&'m ScalarType, usize>,
+    /// By a hash of the attribute's top level; the candidates are compared in full.
+    attrs: FxHashMap<u64, Vec<usize>>,
+    /// Opaque alias values (`#map = affine_map<...>`, `!v = vector<2xf16>`) by their text.
+    opaque: FxHashMap<&'m str, usize>,
+}
+
+impl<'m> AliasIndex<'m> {
+    fn new(m: &'m Module) -> Self {
+        let mut ix = AliasIndex::default();
+        for (k, a) in m.aliases.iter().enumerate() {
+            match &a.value {
+                AliasValue::Type(t) => {
+                    ix.types.entry(*t).or_insert(k);
+                    if (t.0 as usize) < m.types.len() {
+                        match m.types.get(*t) {
+                            super::Type::Scalar(s) => {
+                                ix.scalars.entry(s).or_insert(k);
+                            }
+                            super::Type::Opaque(text) => {
+                                ix.opaque.entry(text.as_str()).or_insert(k);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                AliasValue::Attr(v) => {
+                    ix.attrs.entry(shallow_hash(v)).or_default().push(k);
+                    if let Attr::Opaque(text) = v {
+                        ix.opaque.entry(text.as_str()).or_insert(k);
+                    }
+                }
+            }
+        }
+        ix
+    }
+
+    /// The first alias whose value is `a`.
+    fn attr(&self, m: &Module, a: &Attr) -> Option<usize> {
+        let ks = self.attrs.get(&shallow_hash(a))?;
+        ks.iter().copied().find(
+            |&k| matches!(m.aliases.get(k).map(|d| &d.value), Some(AliasValue::Attr(x)) if x == a),
+        )
+    }
+}
+
+/// A hash of an attribute's kind and scalar content (equal attributes hash equal).
+fn shallow_hash(a: &Attr) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    std::mem::discriminant(a).hash(&mut h);
+    match a {
+        Attr::Int { value, .. } => value.hash(&mut h),
+        Attr::Hex { value, .. } => value.hash(&mut h),
+        Attr::Float { bits, .. } => bits.hash(&mut h),
+        Attr::Bool(b) => b.hash(&mut h),
+        Attr::Str(s) | Attr::Symbol(s) | Attr::Opaque(s) => s.hash(&mut h),
+        Attr::Type(t) => t.hash(&mut h),
+        Attr::Array(v) => v.len().hash(&mut h),
+        Attr::Dict(d) => d.len().hash(&mut h),
+        Attr::RoundMode(r) => r.hash(&mut h),
+        Attr::SatMode { on } => on.hash(&mut h),
+        Attr::Typed { ty, .. } => ty.hash(&mut h),
+        Attr::Unit => {}
+    }
+    h.finish()
 }
 
 /// Whether `s` can be printed as a bare identifier (attribute key).
@@ -104,33 +174,34 @@ fn is_bare_symbol(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
 }
 
-/// `text` with each occurrence of `inner` that stands as a whole (not inside a longer word or
-/// followed by `<`) replaced by `name`; string literals are left alone.
-fn replace_whole(text: &str, inner: &str, name: &str) -> String {
+/// The end of the word at `i` and its balanced `<...>` (`affine_map<(d0) -> (d0)>`), if a `<`
+/// follows the word; `->` inside never closes, strings are skipped.
+fn balanced_word_end(b: &[u8], i: usize) -> Option<usize> {
     let ident = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'!' | b'#');
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    let mut in_str = false;
-    while i < b.len() {
-        if b[i] == b'"' && (i == 0 || b[i - 1] != b'\\') {
-            in_str = !in_str;
-        }
-        let whole = !in_str
-            && text[i..].starts_with(inner)
-            && (i == 0 || !ident(b[i - 1]))
-            && b.get(i + inner.len())
-                .is_none_or(|&c| !ident(c) && c != b'<');
-        if whole {
-            out.push_str(name);
-            i += inner.len();
-        } else {
-            let ch = text[i..].chars().next().map_or(1, char::len_utf8);
-            out.push_str(&text[i..i + ch]);
-            i += ch;
-        }
+    let mut j = i;
+    while j < b.len() && ident(b[j]) {
+        j += 1;
     }
-    out
+    if b.get(j) != Some(&b'<') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_str = false;
+    while j < b.len() {
+        match b[j] {
+            b'"' if j == 0 || b[j - 1] != b'\\' => in_str = !in_str,
+            b'<' if !in_str => depth += 1,
+            b'>' if !in_str && b[j - 1] != b'-' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// Sorted (bytewise) keys of a dictionary, as MLIR's `DictionaryAttr` (D-25).
@@ -246,22 +317,37 @@ impl<'m> Printer<'m> {
     /// in it by their values; an alias whose value is itself opaque (`#map = affine_map<...>`)
     /// prints by name again where its whole text stands inside (`memref<4xf32, #map>`).
     fn opaque(&mut self, text: &str) {
-        let m = self.m;
-        let mut text = std::borrow::Cow::Borrowed(text);
-        for a in m.aliases.iter().take(self.limit) {
-            let inner = match &a.value {
-                AliasValue::Attr(Attr::Opaque(t)) => t,
-                AliasValue::Type(id) => match self.types.lookup_opaque(*id) {
-                    Some(t) => t,
-                    None => continue,
-                },
-                _ => continue,
-            };
-            if inner.len() < text.len() && text.contains(inner.as_str()) {
-                text = std::borrow::Cow::Owned(replace_whole(&text, inner, &a.name));
-            }
+        if self.alias.opaque.is_empty() {
+            self.out.push_str(text);
+            return;
         }
-        self.out.push_str(&text);
+        let m = self.m;
+        let b = text.as_bytes();
+        let ident =
+            |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'!' | b'#');
+        let mut i = 0;
+        let mut copied = 0;
+        let mut in_str = false;
+        while i < b.len() {
+            if b[i] == b'"' && (i == 0 || b[i - 1] != b'\\') {
+                in_str = !in_str;
+            }
+            // A candidate: a word (or `!`/`#` name) with its balanced `<...>`, standing whole.
+            if !in_str && i > 0 && ident(b[i]) && !ident(b[i - 1]) {
+                if let Some(end) = balanced_word_end(b, i) {
+                    let k = self.alias.opaque.get(&text[i..end]).copied();
+                    if let Some(d) = k.filter(|&k| k < self.limit).and_then(|k| m.aliases.get(k)) {
+                        self.out.push_str(&text[copied..i]);
+                        self.out.push_str(&d.name);
+                        copied = end;
+                        i = end;
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.out.push_str(&text[copied..]);
     }
 
     // ---------------------------------------------------------------- values, names

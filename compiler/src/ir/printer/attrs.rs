@@ -6,19 +6,14 @@ use std::fmt::Write as _;
 use super::literals::{self, escape_string, print_float, FloatKind};
 use super::{is_bare_id, sorted_keys, Printer};
 use crate::ir::types::{ScalarType, Signedness};
-use crate::ir::{AliasValue, Attr, AttrDict, OpData, Type, TypeId};
+use crate::ir::{Attr, AttrDict, OpData, Type, TypeId};
 
 impl Printer<'_> {
     /// An attribute, by its alias name where one is in scope (see [`Printer::limit`]).
     pub(super) fn attr(&mut self, a: &Attr) {
-        if !self.m.aliases.is_empty() {
-            let alias = self
-                .m
-                .aliases
-                .iter()
-                .take(self.limit)
-                .find(|d| matches!(&d.value, AliasValue::Attr(x) if x == a));
-            if let Some(d) = alias {
+        if !self.alias.attrs.is_empty() {
+            let k = self.alias.attr(self.m, a).filter(|&k| k < self.limit);
+            if let Some(d) = k.and_then(|k| self.m.aliases.get(k)) {
                 self.out.push_str(&d.name);
                 return;
             }

@@ -8,7 +8,7 @@ use super::Printer;
 use crate::ir::types::{
     AddrSpace, BLayout, Dim, Loc, MaskGranularity, SLayout, ScalarType, Signedness,
 };
-use crate::ir::{AliasValue, Type, TypeId};
+use crate::ir::{Type, TypeId};
 
 fn space_name(space: AddrSpace) -> &'static str {
     // spec: D-15 (hardware names)
@@ -35,7 +35,7 @@ pub(super) fn mask_name(g: MaskGranularity) -> &'static str {
 impl Printer<'_> {
     /// A type, by its alias name where one is in scope (see [`Printer::limit`]).
     pub(super) fn ty(&mut self, id: TypeId) {
-        if let Some(&k) = self.type_alias.get(&id) {
+        if let Some(&k) = self.alias.types.get(&id) {
             if let Some(a) = self.m.aliases.get(k).filter(|_| k < self.limit) {
                 self.out.push_str(&a.name);
                 return;
@@ -194,13 +194,8 @@ impl Printer<'_> {
 
     pub(super) fn scalar(&mut self, s: &ScalarType) {
         // An element type prints by alias too, as MLIR prints nested types.
-        if !self.m.aliases.is_empty() {
-            let types = self.types;
-            let alias = self.m.aliases.iter().take(self.limit).find(|a| {
-                matches!(a.value, AliasValue::Type(t)
-                    if (t.0 as usize) < types.len() && matches!(types.get(t), Type::Scalar(x) if x == s))
-            });
-            if let Some(a) = alias {
+        if let Some(&k) = self.alias.scalars.get(s) {
+            if let Some(a) = self.m.aliases.get(k).filter(|_| k < self.limit) {
                 self.out.push_str(&a.name);
                 return;
             }
