@@ -135,6 +135,18 @@ pub const TOKENS: &[&str] = &[
     "dense<[1, 2]>",
     "memref<4xf32>",
     "@\"q\"",
+    "!t = ",
+    "#a = ",
+    "!t",
+    "#a",
+    "#map",
+    "!t = !pto.tile_buf<vec, 16x16xf32>\n",
+    "#map = affine_map<(d0) -> (d0)>\n",
+    "#loc1 = loc(\"f\":1:2)\n",
+    "loc(#loc1)",
+    "loc(fused[#loc1, \"n\"])",
+    "8 x 128 x f32",
+    " x ",
 ];
 
 /// Every `.pto`/`.ptoasm` file below `root`'s `compiler/tests/seeds`, `tests` and `examples`, in

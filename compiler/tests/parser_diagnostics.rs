@@ -433,10 +433,16 @@ fn other_parse_time_messages() {
         Code::FunctionBody,
     );
     one(
-        "#map = affine_map<(d0) -> (d0)>\n",
-        "alias definitions are not supported",
+        "module {\n  #map = affine_map<(d0) -> (d0)>\n}\n",
+        "alias definition '#map' inside a module body or region: expected an operation; define aliases at the top level of the file",
+        2,
+        Code::AliasDefinition,
+    );
+    one(
+        "func.func @f(%a: !t) {\n  return\n}\n",
+        "undefined alias '!t': expected a type alias defined before this use",
         1,
-        Code::UnsupportedConstruct,
+        Code::UndefinedAlias,
     );
     one(
         "func.func @f() {\n  module {\n  }\n  return\n}\n",

@@ -50,7 +50,7 @@ codes! {
     IntegerOutOfRange = ("E0006", "integer-out-of-range", Error, "an integer literal does not fit its type");
     ResultNumberSpacing = ("E0007", "result-number-spacing", Error, "a '#N' result number is separated from its value name");
     UnknownOperation = ("E0008", "unknown-operation", Error, "--strict-ops: an unknown operation is written in custom form (by default it is kept as an opaque statement)");
-    UnsupportedConstruct = ("E0009", "unsupported-construct", Error, "a construct ptoc does not accept (a module outside a module body, aliases, positional !pto.tile)");
+    UnsupportedConstruct = ("E0009", "unsupported-construct", Error, "a construct ptoc does not accept (a module outside a module body, positional !pto.tile)");
     FunctionBody = ("E0010", "function-body", Error, "a function body or region is malformed ('return' placement, argument naming)");
     DuplicateAttribute = ("E0011", "duplicate-attribute", Error, "an attribute or type key is given twice");
     UnknownAttribute = ("E0012", "unknown-attribute", Error, "a known op carries an attribute key it does not define");
@@ -58,6 +58,8 @@ codes! {
     InvalidAttributeValue = ("E0014", "invalid-attribute-value", Error, "an attribute has a value of the wrong kind or an unknown enumerant");
     OpForm = ("E0015", "op-form", Error, "an operation's operands, results or attribute placement do not fit its form");
     TooManyErrors = ("E0016", "too-many-errors", Error, "parsing stopped after 50 errors in one chunk");
+    UndefinedAlias = ("E0017", "undefined-alias", Error, "a type or attribute alias is used but not defined before the use (or a location alias is used as an attribute)");
+    AliasDefinition = ("E0018", "alias-definition", Error, "an alias definition is misplaced (not at the top level), redefines a name, has a dotted name, or refers to itself");
     // --- structure (checked before any target rule) ---
     UndefinedValue = ("E0101", "undefined-value", Error, "a value is used that is not defined before it in the same or an enclosing region");
     Redefinition = ("E0102", "redefinition", Error, "a value name or function symbol is defined twice");

@@ -70,9 +70,9 @@ pub fn explanation(code: Code) -> Explanation {
             "Write the op in generic form: `%r = \"pto.tfoo\"(%a, %b) : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`.",
         ),
         UnsupportedConstruct => E(
-            "The input uses a construct ptoc does not accept: a module outside a module body (in a function or an op region), type or attribute alias definitions (`!t = ...`, `#map = ...`), regions with more than one block or with successors, or the positional `!pto.tile<loc=vec, f32, 16, 16, ...>` spelling.",
-            "!t = !pto.tile_buf<vec, 16x16xf32>\nfunc.func @f(%a: !t) {\n  return\n}",
-            "Spell types out at each use, use a single block per region, and write `!pto.tile<vec, 16x16xf32>` for tiles.",
+            "The input uses a construct ptoc does not accept: a module outside a module body (in a function or an op region), or the positional `!pto.tile<loc=vec, f32, 16, 16, ...>` spelling.",
+            "func.func @f() {\n  module {\n  }\n  return\n}",
+            "Put modules at the top level or in a module body, and write `!pto.tile<vec, 16x16xf32>` for tiles.",
         ),
         FunctionBody => E(
             "A function body is one unlabelled block that ends with `return`; `return` may appear nowhere else (not inside `pto.vecscope`). Named arguments need a body, and named and unnamed arguments cannot be mixed.",
@@ -108,6 +108,16 @@ pub fn explanation(code: Code) -> Explanation {
             "After 50 errors in one chunk the parser stops, to keep the report readable.",
             "// a file of 60 copies of the next line (each one a syntax error)\n%x = = =",
             "Fix the first errors and run again; later errors are often consequences of earlier ones.",
+        ),
+        UndefinedAlias => E(
+            "A name `!t` or `#a` without a `.` (and without `<` after it) is an alias: it must be defined at the top level of the file before its first use (`!t = type`, `#a = attribute`), as in MLIR. A location alias `#loc` may also be defined after its use in `loc(#loc)`, anywhere in the chunk, but cannot stand for an attribute. Names with a `.` (`!pto.ptr`, `#pto.pipe`) belong to dialects.",
+            "func.func @f(%a: !tile) {\n  return\n}",
+            "Define the alias above its first use (`!tile = !pto.tile_buf<vec, 16x16xf32>`), or spell the type out.",
+        ),
+        AliasDefinition => E(
+            "An alias definition `!t = type` / `#a = attribute` / `#loc = loc(...)` stands at the top level of the file (before, between or after modules, not inside a module body or a function), defines a name without `.` once, and its value may use only aliases defined before it.",
+            "!t = !pto.tile_buf<vec, 16x16xf32>\n!t = !pto.tile_buf<vec, 16x16xf16>\nfunc.func @f(%a: !t) {\n  return\n}",
+            "Give each alias its own name, define it above the module, and spell out any part that would refer to the alias itself.",
         ),
         UndefinedValue => E(
             "A value must be defined textually before its use, in the same region or an enclosing one (D-4). There are no forward references, values defined inside a region such as `pto.vecscope` are invisible after it, and function bodies cannot see values from outside. A secondary label shows a definition that exists but is not visible from the use.",

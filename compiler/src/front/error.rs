@@ -138,6 +138,31 @@ pub enum ParseError {
     TargetArchNotString,
     #[error("too many errors; stopping")]
     TooManyErrors,
+    // --- aliases (user guide, "Aliases and locations") ---
+    #[error("undefined alias '{}': expected {expected}", Echo(name))]
+    UndefinedAlias {
+        name: String,
+        expected: &'static str,
+    },
+    #[error(
+        "alias '{}' is a location: expected an attribute, found a location alias",
+        Echo(name)
+    )]
+    LocationAliasAsAttribute { name: String },
+    #[error(
+        "alias '{}' refers to itself: expected a value that uses only aliases defined before it",
+        Echo(name)
+    )]
+    AliasSelfReference { name: String },
+    #[error(
+        "redefinition of alias '{}': expected a new alias name, found one already defined",
+        Echo(name)
+    )]
+    AliasRedefinition { name: String },
+    #[error("alias name '{}' contains '.': expected a name without '.' (dotted names belong to dialects)", Echo(name))]
+    AliasDottedName { name: String },
+    #[error("alias definition '{}' inside a module body or region: expected an operation; define aliases at the top level of the file", Echo(name))]
+    AliasNotTopLevel { name: String },
     // --- assembly mode (syntax.md §6.2) ---
     #[error("only PTO.vcvt is supported in assembly mode; write other instructions in .pto form")]
     AsmUnsupported,
@@ -223,6 +248,11 @@ impl ParseError {
             E::UnknownTargetArch { .. } => Code::UnknownTargetArch,
             E::TargetArchNotString => Code::UnknownProfile,
             E::TooManyErrors => Code::TooManyErrors,
+            E::UndefinedAlias { .. } | E::LocationAliasAsAttribute { .. } => Code::UndefinedAlias,
+            E::AliasSelfReference { .. }
+            | E::AliasRedefinition { .. }
+            | E::AliasDottedName { .. }
+            | E::AliasNotTopLevel { .. } => Code::AliasDefinition,
             E::AsmUnsupported | E::AsmFuncPlacement => Code::AsmUnsupportedInstruction,
             E::AsmMissingTypes => Code::AsmMissingTypes,
             E::AsmMode { .. } | E::AsmExtraOperand => Code::VcvtAsmOperand,

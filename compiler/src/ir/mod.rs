@@ -390,6 +390,26 @@ pub struct Module {
     pub ops: Vec<OpData>,
     pub regions: Vec<RegionData>,
     pub spans: SpanTable,
+    /// Top-level alias definitions (`!t = type`, `#a = attr`) in definition order, resolved:
+    /// the IR holds the types and attributes themselves, this table only names them for the
+    /// printer (definitions first, uses by name). Location aliases are not kept (locations
+    /// are dropped, as MLIR prints without debug info).
+    pub aliases: Vec<AliasDef>,
+}
+
+/// A top-level alias definition (user guide, "Aliases and locations").
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasDef {
+    /// The name with its sigil: `!t`, `#map`.
+    pub name: String,
+    pub value: AliasValue,
+}
+
+/// What an alias stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AliasValue {
+    Type(TypeId),
+    Attr(Attr),
 }
 
 impl Module {

@@ -265,6 +265,18 @@ impl TypeTable {
         let (idx, _) = self.types.insert_full(ty);
         TypeId(idx as u32)
     }
+    /// The text of an opaque type (`None` for any other type or a dangling id).
+    pub fn lookup_opaque(&self, id: TypeId) -> Option<&String> {
+        match self.types.get_index(id.0 as usize) {
+            Some(Type::Opaque(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The id of `ty` if it is interned (nothing is added).
+    pub fn lookup(&self, ty: &Type) -> Option<TypeId> {
+        self.types.get_index_of(ty).map(|i| TypeId(i as u32))
+    }
     pub fn get(&self, id: TypeId) -> &Type {
         &self.types[id.0 as usize]
     }

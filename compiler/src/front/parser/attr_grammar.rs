@@ -18,6 +18,7 @@
 use chumsky::input::{InputRef, ValueInput};
 use chumsky::prelude::*;
 
+use super::alias::{is_alias_name, AliasKind};
 use super::attrs::{symbol_name, Entry};
 use super::type_grammar::{
     balanced_angle, fatal, punct, sp, tokp, type_parser, Ex, Pending, Sp, TyErr, SILENT,
@@ -275,7 +276,11 @@ where
         );
         pto_enum || isa
     };
-    guard(move |l| matches!(l[0], Some(Tok::AttrName(_))) && !special(l))
+    let alias = |l: &[Option<Tok<'a>>; 5]| {
+        matches!(l[0], Some(Tok::AttrName(n)) if is_alias_name(n))
+            && !matches!(l[1], Some(Tok::LAngle))
+    };
+    guard(move |l| matches!(l[0], Some(Tok::AttrName(_))) && !special(l) && !alias(l))
         .ignore_then(tokp(&[SILENT], |t, _, _| {
             matches!(t, Tok::AttrName(_)).then_some(Ok(()))
         }))
@@ -286,8 +291,35 @@ where
         )
         .map_with(|_, e| {
             let s: Sp = e.span();
-            Attr::Opaque(super::type_grammar::verbatim(e.state().text(sp(s))))
+            Attr::Opaque(super::alias::verbatim_expanded(e.state(), sp(s)))
         })
+}
+
+/// An attribute alias use `#a` (no `.`, no `<` after it): the aliased attribute. Fails silently
+/// on any other token; an undefined name, or a location alias, is fatal (no other alternative
+/// takes an alias name).
+fn alias_attr<'a, I>() -> impl Parser<'a, I, Attr, Ex<'a>> + Clone
+where
+    I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
+{
+    guard(|l| {
+        matches!(l[0], Some(Tok::AttrName(n)) if is_alias_name(n))
+            && !matches!(l[1], Some(Tok::LAngle))
+    })
+    .ignore_then(tokp(&[SILENT], |t, span, st| match t {
+        Tok::AttrName(n) => Some(match st.aliases.get(n).map(|e| &e.kind) {
+            Some(AliasKind::Attr(a)) => Ok(a.clone()),
+            Some(_) => Err(fatal(
+                ParseError::LocationAliasAsAttribute {
+                    name: n.to_string(),
+                },
+                span,
+                true,
+            )),
+            None => Err(fatal(st.aliases.undefined(n, "an attribute"), span, true)),
+        }),
+        _ => None,
+    }))
 }
 
 /// `value [: type]`: a typed non-literal attribute ([`Attr::Typed`]) when the type is there.
@@ -374,7 +406,7 @@ where
         .ignore_then(balanced_angle())
         .map_with(|_, e| {
             let s: Sp = e.span();
-            Attr::Opaque(super::type_grammar::verbatim(e.state().text(sp(s))))
+            Attr::Opaque(super::alias::verbatim_expanded(e.state(), sp(s)))
         });
         // `dense<...> : tensor<4xf32>`, `#a.b<...> : T`: an optional type after the value.
         let opaque_word = typed(opaque_word);
@@ -384,6 +416,7 @@ where
             .ignore_then(full_type())
             .map(Attr::Type);
         choice((
+            alias_attr(),
             int,
             hex,
             float,

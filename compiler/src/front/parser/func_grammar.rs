@@ -74,7 +74,8 @@ fn func_header<'s>() -> impl P<'s, In<'s>, Header<'s>, SEx<'s>> + Clone {
         named,
         decl,
     )
-    .then(og::opt_dict());
+    .then(og::opt_dict())
+    .then_ignore(trailing_loc());
     let args = either(
         |l| {
             let a = l.a();

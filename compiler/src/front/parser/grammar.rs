@@ -172,6 +172,8 @@ pub(crate) struct TyState<'a> {
     /// The module's type table while the attribute grammar interns types (taken from the
     /// module for the parse and put back after it).
     pub types: TypeTable,
+    /// The chunk's aliases, lent for the run like `types` (uses resolve in the grammar).
+    pub aliases: super::alias::Aliases,
 }
 
 impl<'a> TyState<'a> {
@@ -184,6 +186,7 @@ impl<'a> TyState<'a> {
             diags: Vec::new(),
             keys: Vec::new(),
             types: TypeTable::default(),
+            aliases: super::alias::Aliases::default(),
         }
     }
 

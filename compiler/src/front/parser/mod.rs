@@ -12,7 +12,8 @@
 //! rules, `attrs`: per-op key checks) and owns the diagnostics (`expected <set>, found <token>`
 //! with the context label, lexical error suppression, the 50-error stop). `fn_type_grammar`
 //! reads types in operand position (function types recursively); `asm` is the `.ptoasm` line
-//! grammar and its register-to-SSA builder. Every construct is parsed by a chumsky grammar; the
+//! grammar and its register-to-SSA builder; `alias` reads alias definitions and locations and
+//! resolves alias uses. Every construct is parsed by a chumsky grammar; the
 //! builder-side helpers the grammars call (`stmt_prim::via`) are single-token reads, balanced
 //! bracket skips, cache lookups and runs of the type/attribute grammars.
 //!
@@ -24,6 +25,7 @@
 //! - nothing here panics on any input: token access is bounds-checked, and recursion on nested
 //!   brackets and regions is bounded by `MAX_DEPTH`.
 
+mod alias;
 mod asm;
 mod attr_grammar;
 mod attrs;
@@ -133,6 +135,8 @@ pub(crate) struct Parser<'s> {
     /// Header definitions of an opaque op (`scf.for %i = ...`), to become the leading
     /// arguments of the region parsed next.
     pending_args: Vec<(&'s str, Span)>,
+    /// The chunk's alias definitions (`alias`).
+    aliases: alias::Aliases,
 }
 
 impl<'s> Parser<'s> {
@@ -183,6 +187,7 @@ impl<'s> Parser<'s> {
             asm: Box::default(),
             strict_ops: false,
             pending_args: Vec::new(),
+            aliases: alias::Aliases::default(),
         }
     }
 

@@ -65,6 +65,9 @@ impl<'s> Parser<'s> {
         let input = super::tokens::TokInput(self.buf.clone());
         let _ = g.parse_with_state(input, self);
         self.sync_lex();
+        if !self.stopped {
+            self.check_deferred_locs();
+        }
         if !self.explicit_module {
             let body = &self.m.regions[self.m.body.0 as usize];
             self.m.bare = body

@@ -24,6 +24,10 @@
 //!   (`ir::UNKNOWN_TYPE`), which agrees with every written type. The types are read
 //!   speculatively: a list that does not parse leaves no diagnostic.
 //!
+//! In a module body, an op name without a dialect prefix (other than func's `return`, `call`,
+//! `call_indirect`) is `expected operation`, as in MLIR: it could not start a statement when
+//! read back.
+//!
 //! Invariants: the token sequence is kept exactly (the printer re-spaces it canonically, so
 //! printing is a fixed point); nothing here recurses except through regions (bounded by the
 //! generic region's `MAX_DEPTH` check); a mismatched closing bracket is a syntax error.
@@ -56,6 +60,15 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
         else {
             return Err(expected_here(inp, &["operation"]));
         };
+        // In a module body an op name has a dialect prefix (MLIR: "custom op 'x' is unknown"):
+        // a bare word read as an op would print on its own line and then read back as part of
+        // the op before it (an alias or `loc` line between them is not printed there). In
+        // regions bare words stay ops: an attribute dictionary on its own lines reads as a
+        // region of `key = value` statements.
+        let top = st.cur_region().1 == super::module::RegionKind::Module;
+        if top && !name.contains('.') && !matches!(name, "return" | "call" | "call_indirect") {
+            return Err(expected_here(inp, &["operation"]));
+        }
         st.cur_name = name_span;
         inp.skip();
         let mut parts = OpParts::new(OpKind::VecScope, name_span);
@@ -87,9 +100,12 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
                     Tok::BareId("loc") => {
                         st.tok(i + 1).is_some_and(|n| matches!(n.tok, Tok::LParen))
                     }
-                    Tok::ValueId(_) | Tok::Str(_) | Tok::BareId(_) | Tok::BlockId(_) => {
-                        t.line_start && st.starts_statement(i)
-                    }
+                    Tok::ValueId(_)
+                    | Tok::Str(_)
+                    | Tok::BareId(_)
+                    | Tok::BlockId(_)
+                    | Tok::TypeName(_)
+                    | Tok::AttrName(_) => t.line_start && st.starts_statement(i),
                     _ => false,
                 };
                 if ends {
@@ -134,6 +150,7 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
                 }
                 Tok::Colon if stack.is_empty() => colon = Some((i + 1, None)),
                 Tok::Arrow if stack.is_empty() => arrow = Some((i + 1, None)),
+                Tok::TypeName(n) | Tok::AttrName(n) => st.check_alias_token(n, i, t.span),
                 _ => {}
             }
             let text = st.text(t.span).to_string();
@@ -239,8 +256,18 @@ impl<'s> Parser<'s> {
                 w.contains('.') || matches!(w, "return" | "module" | "call" | "call_indirect")
             }
             Tok::BlockId(_) => self.is_block_label_def(i),
+            Tok::TypeName(_) | Tok::AttrName(_) => self.alias_def_at(i),
             _ => false,
         }
+    }
+
+    /// Whether an alias definition `!t =` / `#a =` starts at token `i`.
+    pub(super) fn alias_def_at(&mut self, i: usize) -> bool {
+        self.tok(i)
+            .is_some_and(|t| matches!(t.tok, Tok::TypeName(_) | Tok::AttrName(_)))
+            && self
+                .tok(i + 1)
+                .is_some_and(|t| matches!(t.tok, Tok::Equals))
     }
 
     /// Whether the value at token `i` begins a result list `%a[:N] {, %b[:N]} =` (a line

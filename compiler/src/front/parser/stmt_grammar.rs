@@ -48,14 +48,25 @@ pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
     );
     let module = super::func_grammar::module_op(stmts.clone());
     let rest = stmts.clone();
+    // Alias definitions before the first module (and after it) are no items of the chunk.
+    let aliases = custom(|inp: &mut IRef<'s, '_>| alias_start(inp))
+        .ignore_then(statement_unit(super::alias::alias_def()))
+        .repeated()
+        .collect::<Vec<()>>()
+        .ignored();
+    let after = aliases.clone();
     let module_file = custom(move |inp: &mut IRef<'s, '_>| {
         let start = here(inp);
         let st = inp.state();
         st.explicit_module = true;
         st.pos = start;
+        st.ctx = None;
         st.set_stmt(start);
         st.begin_statement();
         let r = inp.parse(statement_unit(module.clone()));
+        if r.is_ok() {
+            inp.parse(&after)?;
+        }
         let i = here(inp);
         let st = inp.state();
         if r.is_err() || st.stopped() || st.tok(i).is_none() {
@@ -77,15 +88,34 @@ pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
         inp.state().regions.pop();
         r
     });
-    either(
-        |l| {
-            let a = l.a();
-            a.is_some_and(|t| matches!(t.tok, Tok::BareId("module" | "builtin.module")))
-        },
-        module_file,
-        implicit,
-    )
-    .boxed()
+    aliases
+        .ignore_then(either(
+            |l| {
+                let a = l.a();
+                a.is_some_and(|t| matches!(t.tok, Tok::BareId("module" | "builtin.module")))
+            },
+            module_file,
+            implicit,
+        ))
+        .boxed()
+}
+
+/// Whether an alias definition (`!t =`, `#a =`) follows at the top level (fails silently if
+/// not); starts it as a statement.
+fn alias_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
+    let i = here(inp);
+    let st = inp.state();
+    if st.stopped() || !st.alias_def_at(i) {
+        return Err(expected_here(inp, &[SILENT]));
+    }
+    st.pos = i;
+    if st.depth == 0 {
+        st.drop_before(i);
+    }
+    st.set_stmt(i);
+    st.ctx = None;
+    st.begin_statement();
+    Ok(())
 }
 
 /// Decides whether another statement follows in the current region (fails silently if not),
@@ -204,6 +234,7 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
     let opaque = super::opaque::opaque_op(stmts.clone());
     let func = super::func_grammar::func_op(stmts.clone());
     let module = super::func_grammar::nested_module_op(stmts);
+    let alias_def = super::alias::alias_def();
     let loc = trailing_loc();
     custom(move |inp: &mut IRef<'s, '_>| {
         let i = here(inp);
@@ -211,19 +242,22 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
         let first = st.span_at(i);
         st.cur_first = first;
         st.cur_groups.clear();
-        let (_, kind) = st.cur_region();
+        let (region, kind) = st.cur_region();
         let t0 = st.tok(i).map(|t| t.tok);
-        let alias = matches!(t0, Some(Tok::AttrName(_) | Tok::TypeName(_)))
-            && matches!(st.tok(i + 1).map(|t| t.tok), Some(Tok::Equals));
         match t0 {
             Some(Tok::ValueId(_)) => {
                 let g = inp.parse(&groups)?;
                 inp.state().cur_groups = g;
             }
-            _ if alias => {
-                let st = inp.state();
-                let what = "alias definitions".to_string();
-                st.error_at(ParseError::Unsupported { what }, first);
+            Some(Tok::AttrName(n) | Tok::TypeName(n)) if st.alias_def_at(i) => {
+                // Aliases are defined at the top level of the chunk only (user guide, "Aliases and locations").
+                if kind == RegionKind::Module && st.in_implicit_top(region) {
+                    return inp.parse(&alias_def);
+                }
+                let err = ParseError::AliasNotTopLevel {
+                    name: n.to_string(),
+                };
+                st.error_at(err, first);
                 return Err(st.reported_at(i));
             }
             _ => {}
@@ -324,14 +358,12 @@ fn statement<'s>(forms: Forms<'s>, stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
     })
 }
 
-/// An optional `loc(...)` after a statement (skipped).
+/// An optional `loc(...)` after a statement, a module or a function or block argument
+/// (checked and dropped, `alias::Parser::skip_loc`).
 pub(super) fn trailing_loc<'s>() -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
     when(
         |l| l.a().is_some_and(|t| matches!(t.tok, Tok::BareId("loc"))) && is(l.b(), Tok::LParen),
-        via(|p: &mut Parser<'s>| {
-            p.pos += 2;
-            p.skip_balanced(Tok::RParen)
-        }),
+        via(|p: &mut Parser<'s>| p.skip_loc()),
     )
     .ignored()
 }
@@ -608,7 +640,10 @@ type BlockLabel<'s> = (
 );
 
 pub(super) fn block_label<'s>() -> impl P<'s, In<'s>, BlockLabel<'s>, SEx<'s>> + Clone {
-    let arg = value().then_ignore(tk(Tok::Colon)).then(ty());
+    let arg = value()
+        .then_ignore(tk(Tok::Colon))
+        .then(ty())
+        .then_ignore(trailing_loc());
     let args = when(
         |l| {
             let a = l.a();

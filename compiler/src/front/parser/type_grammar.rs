@@ -45,6 +45,7 @@
 use chumsky::input::{InputRef, ValueInput};
 use chumsky::prelude::*;
 
+use super::alias::{is_alias_name, verbatim_expanded, AliasKind};
 use super::types::{scalar_from_bare, scalar_from_typename, type_hint};
 use crate::diag::Span;
 use crate::front::error::ParseError;
@@ -60,7 +61,7 @@ pub(super) fn elem<'a, I>(after_dims: bool) -> impl Parser<'a, I, ScalarType, Ex
 where
     I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
 {
-    tokp(&["element type"], move |t, span, _| match t {
+    tokp(&["element type"], move |t, span, st| match t {
         Tok::BareId(w) => Some(scalar_from_bare(w).ok_or_else(|| {
             let err = ParseError::UnknownType {
                 name: w.to_string(),
@@ -68,6 +69,7 @@ where
             };
             fatal(err, span, true)
         })),
+        Tok::TypeName(n) if is_alias_name(n) => Some(alias_elem(n, span, st)),
         Tok::TypeName(n) => scalar_from_typename(n).map(Ok),
         Tok::Int(_) | Tok::Question if after_dims => Some(Err(Fatal {
             help_prev: true,
@@ -81,6 +83,83 @@ where
         })),
         _ => None,
     })
+}
+
+/// An alias used as an element type: it must name a scalar type.
+fn alias_elem(name: &str, span: Span, st: &TyState<'_>) -> Result<ScalarType, Fatal> {
+    match st.aliases.get(name).map(|e| (&e.kind, &e.text)) {
+        Some((AliasKind::Type(_, Type::Scalar(s)), _)) => Ok(s.clone()),
+        Some((_, text)) => {
+            let err = ParseError::Expected {
+                expected: vec!["element type".to_string()],
+                found: format!(
+                    "type alias '{}' of {}",
+                    crate::diag::clip::Echo(name),
+                    crate::diag::clip::Echo(text)
+                ),
+            };
+            Err(fatal(err, span, true))
+        }
+        None => Err(fatal(st.aliases.undefined(name, "a type"), span, true)),
+    }
+}
+
+/// A type alias use `!t` (no `.`, no `<` after it): the aliased type. Fails silently on any
+/// other token; an undefined name is fatal (no other alternative takes an alias name).
+fn alias_type<'a, I>() -> impl Parser<'a, I, Type, Ex<'a>> + Clone
+where
+    I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
+{
+    custom(|inp: &mut InputRef<'a, '_, I, Ex<'a>>| {
+        let save = inp.save();
+        let before = inp.cursor();
+        let t0 = inp.next();
+        let span = sp(inp.span_since(&before));
+        let angle = matches!(inp.peek(), Some(Tok::LAngle));
+        match t0 {
+            Some(Tok::TypeName(n)) if is_alias_name(n) && !angle => {
+                let st = inp.state();
+                match st.aliases.get(n).map(|e| &e.kind) {
+                    Some(AliasKind::Type(_, t)) => Ok(t.clone()),
+                    _ => Err(TyErr::Fatal(Box::new(fatal(
+                        st.aliases.undefined(n, "a type"),
+                        span,
+                        true,
+                    )))),
+                }
+            }
+            _ => {
+                inp.rewind(save);
+                Err(silent_at(inp, t0, span))
+            }
+        }
+    })
+}
+
+/// A silent failure at token `t0` (at `span`), or at the token after the slice when `t0` is
+/// `None`.
+fn silent_at<'a, I>(
+    inp: &mut InputRef<'a, '_, I, Ex<'a>>,
+    t0: Option<Tok<'a>>,
+    span: Span,
+) -> TyErr<'a>
+where
+    I: ValueInput<'a, Token = Tok<'a>, Span = Sp>,
+{
+    let (found, span) = match t0 {
+        Some(t) => (Some(t), Sp::from(span.start..span.end)),
+        None => {
+            let st = inp.state();
+            let s = st.after_span;
+            (st.after, Sp::from(s.start..s.end))
+        }
+    };
+    TyErr::Expected {
+        span,
+        expected: vec![SILENT],
+        found,
+        note: None,
+    }
 }
 
 /// `shape-and-elem ::= DIM_PREFIX elem-type`: extents (`None` = `?`), the prefix span, the type.
@@ -455,7 +534,7 @@ where
 {
     let opaque_text = |_: (), e: &mut chumsky::input::MapExtra<'a, '_, I, Ex<'a>>| {
         let s: Sp = e.span();
-        Type::Opaque(verbatim(e.state().text(sp(s))))
+        Type::Opaque(verbatim_expanded(e.state(), sp(s)))
     };
     let scalar_word = tokp(&[SILENT], |t, span, _| match t {
         Tok::BareId(w) if !OPAQUE_WORDS.contains(&w) => {
@@ -489,15 +568,45 @@ where
         _ => None,
     });
     // An unknown `!dialect.name`, with `<...>` when the slice has it.
-    let other_name = tokp(&[SILENT], |t, _, _| match t {
-        Tok::TypeName(n) if !KNOWN.contains(&n) && scalar_from_typename(n).is_none() => {
-            Some(Ok(()))
+    // Not an alias name (`!t` without `<`): `alias_type` owns those.
+    let other_name = custom(|inp: &mut InputRef<'a, '_, I, Ex<'a>>| {
+        let save = inp.save();
+        let before = inp.cursor();
+        let t0 = inp.next();
+        let span = sp(inp.span_since(&before));
+        let angle = matches!(inp.peek(), Some(Tok::LAngle));
+        match t0 {
+            Some(Tok::TypeName(n))
+                if !KNOWN.contains(&n)
+                    && scalar_from_typename(n).is_none()
+                    && (angle || !is_alias_name(n)) =>
+            {
+                Ok(())
+            }
+            _ => {
+                inp.rewind(save);
+                Err(silent_at(inp, t0, span))
+            }
         }
-        _ => None,
     })
     .then_ignore(balanced_angle().or_not())
     .map_with(opaque_text);
+    // `!pto.ptr<!v>` where `!v` is a builtin composite (`vector<...>`).
+    let composite_alias = tokp(&[SILENT], |t, _, st| match t {
+        Tok::TypeName(n) if is_alias_name(n) => match st.aliases.get(n).map(|e| &e.kind) {
+            Some(AliasKind::Type(_, Type::Opaque(text)))
+                if OPAQUE_WORDS
+                    .iter()
+                    .any(|w| text.strip_prefix(w).is_some_and(|r| r.starts_with('<'))) =>
+            {
+                Some(Ok(()))
+            }
+            _ => None,
+        },
+        _ => None,
+    });
     choice((
+        alias_type(),
         scalar_word,
         opaque_word,
         scalar_name,
@@ -512,12 +621,13 @@ where
         // verbatim (D-9), as other builtin composites are.
         name("!pto.ptr")
             .ignore_then(punct(Tok::LAngle))
-            .ignore_then(
+            .ignore_then(choice((
                 tokp(&[SILENT], |t, _, _| {
                     matches!(t, Tok::BareId(w) if OPAQUE_WORDS.contains(&w)).then_some(Ok(()))
                 })
                 .then_ignore(balanced_angle()),
-            )
+                composite_alias,
+            )))
             .then_ignore(
                 punct(Tok::Comma)
                     .ignore_then(tokp(&[SILENT], |t, _, _| {

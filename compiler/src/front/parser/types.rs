@@ -140,6 +140,9 @@ impl<'s> Parser<'s> {
     /// the January files repeat one tile_buf spelling on every op.
     pub(crate) fn parse_type(&mut self) -> PResult<(TypeId, Span)> {
         let start = self.span();
+        if let Some(r) = self.type_alias_here() {
+            return Ok(r);
+        }
         match (self.peek(), self.peek_at(1)) {
             (Some(Tok::TypeName(_)), Some(Tok::LAngle)) => {
                 if let Some(end) = self.bracket_end(start.end, b'<', b'>') {
@@ -264,16 +267,113 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// A dimension list written with spaces (`8 x 128 x f32`, `8x 128 xf32`, MLIR reads them)
+    /// becomes the tokens of its spaceless spelling: one `DIM_PREFIX` (`8x128x`, allocated in the
+    /// parse's arena, spanning the written extents) and the element word. Only runs where an
+    /// extent is followed by an `x...` word; nothing else changes.
+    fn spaced_dims(&mut self, toks: &mut Vec<(Tok<'s>, Sp)>) {
+        let is_x = |t: Option<&(Tok<'s>, Sp)>| matches!(t, Some((Tok::BareId(w), _)) if w.starts_with('x'));
+        let is_extent = |t: &Tok<'s>| match t {
+            Tok::Int(n) => n.bytes().all(|b| b.is_ascii_digit()),
+            Tok::Question => true,
+            _ => false,
+        };
+        if !toks
+            .windows(2)
+            .any(|w| is_extent(&w[0].0) && is_x(Some(&w[1])))
+        {
+            return;
+        }
+        let mut out: Vec<(Tok<'s>, Sp)> = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            // A shape starts after `<` or `,` (or at the slice start).
+            let shape_pos = i == 0 || matches!(toks[i - 1].0, Tok::LAngle | Tok::Comma);
+            let starts = shape_pos
+                && match toks[i].0 {
+                    Tok::DimPrefix(_) => true,
+                    ref t => is_extent(t) && is_x(toks.get(i + 1)),
+                };
+            if !starts {
+                out.push(toks[i]);
+                i += 1;
+                continue;
+            }
+            let begin = i;
+            let first = toks[i].1;
+            let mut dims = String::new();
+            let mut end = first.end;
+            let mut rest: Option<(&'s str, Sp)> = None;
+            while i < toks.len() {
+                match toks[i].0 {
+                    Tok::DimPrefix(p) => {
+                        dims.push_str(p);
+                        end = toks[i].1.end;
+                        i += 1;
+                    }
+                    ref t if is_extent(t) && is_x(toks.get(i + 1)) => {
+                        match t {
+                            Tok::Int(n) => dims.push_str(n),
+                            _ => dims.push('?'),
+                        }
+                        dims.push('x');
+                        let (Tok::BareId(w), xs) = toks[i + 1] else {
+                            break;
+                        };
+                        i += 2;
+                        // `x128xf32` (one word): more extents, then the element word.
+                        let mut tail = &w[1..];
+                        let mut at = xs.start + 1;
+                        while let Some(k) = tail
+                            .find('x')
+                            .filter(|&k| k > 0 && tail[..k].bytes().all(|b| b.is_ascii_digit()))
+                        {
+                            dims.push_str(&tail[..=k]);
+                            tail = &tail[k + 1..];
+                            at += k + 1;
+                        }
+                        end = at;
+                        if !tail.is_empty() {
+                            rest = Some((tail, Sp::from(at..xs.end)));
+                            break;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            // ... and ends with its element type (`pad=1 x>` is no shape).
+            let elem_next = matches!(toks.get(i), Some((Tok::BareId(_) | Tok::TypeName(_), _)));
+            if rest.is_none() && !elem_next {
+                out.extend_from_slice(&toks[begin..i]);
+                continue;
+            }
+            let text: &'s str = self.arena.alloc_str(&dims);
+            out.push((Tok::DimPrefix(text), Sp::from(first.start..end)));
+            if let Some((w, sp)) = rest {
+                out.push((Tok::BareId(w), sp));
+            }
+        }
+        *toks = out;
+    }
+
     /// The tokens `entry` reads at the cursor.
-    fn grammar_tokens(&mut self, entry: Entry) -> Result<Vec<(Tok<'s>, Sp)>, usize> {
+    /// Returns them (spaced dimension lists rewritten) and how many tokens of the input they
+    /// cover.
+    fn grammar_tokens(&mut self, entry: Entry) -> Result<(Vec<(Tok<'s>, Sp)>, usize), usize> {
         let mut out = Vec::new();
         let i = self.pos;
         match entry {
             Entry::Type => {
                 self.collect_type(i, &mut out)?;
+                let n = out.len();
+                self.spaced_dims(&mut out);
+                return Ok((out, n));
             }
             Entry::TileBufAfterAngle => {
                 self.collect_balanced(i, &mut vec![Tok::RAngle], &mut out)?;
+                let n = out.len();
+                self.spaced_dims(&mut out);
+                return Ok((out, n));
             }
             Entry::Dict => {
                 self.collect_balanced(i, &mut Vec::new(), &mut out)?;
@@ -317,7 +417,8 @@ impl<'s> Parser<'s> {
                 }
             }
         }
-        Ok(out)
+        let n = out.len();
+        Ok((out, n))
     }
 
     /// `<entry>` of the type grammar (`type`, or a tile_buf after `<`) at the cursor.
@@ -340,14 +441,13 @@ impl<'s> Parser<'s> {
     /// token (past the closing `>` for a positional `!pto.tile`). Nesting deeper than `MAX_DEPTH` is
     /// `expected shallower nesting` at the opener, without running the grammar.
     pub(super) fn run_grammar(&mut self, start: Span, entry: Entry) -> PResult<(Out, Span)> {
-        let toks = match self.grammar_tokens(entry) {
+        let (toks, n) = match self.grammar_tokens(entry) {
             Ok(t) => t,
             Err(deep) => {
                 self.pos = deep;
                 return Err(self.expected(&["shallower nesting"]));
             }
         };
-        let n = toks.len();
         // Values are cached by the text of their tokens (`0 : index` recurs in every function).
         let value_key = match (entry, toks.first(), toks.last()) {
             (Entry::Value, Some((_, a)), Some((_, b))) => {
@@ -367,6 +467,7 @@ impl<'s> Parser<'s> {
         };
         let slice: &'s [(Tok<'s>, Sp)] = self.arena.alloc_slice_copy(&toks);
         let mut st = TyState::new(self.src, self.base, after, after_span);
+        st.aliases = std::mem::take(&mut self.aliases);
         let eoi = Sp::from(after_span.start..after_span.start);
         let input: GrammarInput<'s> = slice.map(eoi, split_token as SplitToken<'s>);
         let g = self.grammars.get_or_insert_with(Grammars::new);
@@ -398,6 +499,7 @@ impl<'s> Parser<'s> {
                 (o.map(Out::Value), e)
             }
         };
+        self.aliases = std::mem::take(&mut st.aliases);
         for p in std::mem::take(&mut st.diags) {
             match p.label {
                 Some((first, label)) => {
@@ -424,7 +526,11 @@ impl<'s> Parser<'s> {
                     Some(e) => self.report_type_error(e, slice, after, after_span),
                     None => (super::Fail, false, after_span.start),
                 };
-                self.pos += slice.iter().position(|(_, s)| s.start >= at).unwrap_or(n);
+                let from = self.pos;
+                let k = (0..n)
+                    .find(|&k| self.tok(from + k).is_some_and(|t| t.span.start >= at))
+                    .unwrap_or(n);
+                self.pos += k;
                 if skip {
                     // Positional `!pto.tile<...>`: continue after its closing '>' (reporting an
                     // unbalanced one), as the statement parser always did.

@@ -9,7 +9,20 @@ use crate::ir::types::{ScalarType, Signedness};
 use crate::ir::{Attr, AttrDict, OpData, Type, TypeId};
 
 impl Printer<'_> {
+    /// An attribute, by its alias name where one is in scope (see [`Printer::limit`]).
     pub(super) fn attr(&mut self, a: &Attr) {
+        if !self.alias.attrs.is_empty() {
+            let k = self.alias.attr(self.m, a).filter(|&k| k < self.limit);
+            if let Some(d) = k.and_then(|k| self.m.aliases.get(k)) {
+                self.out.push_str(&d.name);
+                return;
+            }
+        }
+        self.attr_body(a);
+    }
+
+    /// An attribute spelled out at its top (its parts may still print by alias).
+    pub(super) fn attr_body(&mut self, a: &Attr) {
         match a {
             Attr::Int { .. } | Attr::Hex { .. } | Attr::Float { .. } => self.literal(a, false),
             Attr::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
@@ -39,7 +52,7 @@ impl Printer<'_> {
                     if *on { "ON" } else { "OFF" }
                 );
             }
-            Attr::Opaque(text) => self.out.push_str(text),
+            Attr::Opaque(text) => self.opaque(text),
             Attr::Typed { value, ty } => {
                 self.attr(value);
                 self.out.push_str(" : ");

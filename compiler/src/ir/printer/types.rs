@@ -33,7 +33,19 @@ pub(super) fn mask_name(g: MaskGranularity) -> &'static str {
 }
 
 impl Printer<'_> {
+    /// A type, by its alias name where one is in scope (see [`Printer::limit`]).
     pub(super) fn ty(&mut self, id: TypeId) {
+        if let Some(&k) = self.alias.types.get(&id) {
+            if let Some(a) = self.m.aliases.get(k).filter(|_| k < self.limit) {
+                self.out.push_str(&a.name);
+                return;
+            }
+        }
+        self.ty_body(id);
+    }
+
+    /// A type spelled out at its top (its parts may still print by alias).
+    pub(super) fn ty_body(&mut self, id: TypeId) {
         if id.0 as usize >= self.types.len() {
             self.out.push_str("<<invalid type>>");
             return;
@@ -132,7 +144,7 @@ impl Printer<'_> {
                 self.out.push_str(") -> ");
                 self.result_types(results);
             }
-            Type::Opaque(text) => self.out.push_str(text),
+            Type::Opaque(text) => self.opaque(text),
         }
     }
 
@@ -181,6 +193,13 @@ impl Printer<'_> {
     }
 
     pub(super) fn scalar(&mut self, s: &ScalarType) {
+        // An element type prints by alias too, as MLIR prints nested types.
+        if let Some(&k) = self.alias.scalars.get(s) {
+            if let Some(a) = self.m.aliases.get(k).filter(|_| k < self.limit) {
+                self.out.push_str(&a.name);
+                return;
+            }
+        }
         match s {
             ScalarType::F16 => self.out.push_str("f16"),
             ScalarType::BF16 => self.out.push_str("bf16"),
