@@ -26,7 +26,10 @@
 //! ## `clamp_upper` — sat ON from an unsigned source into a narrower range
 //! ui32 → ui16/i16/ui8/i8: 6 instructions, plain 7 c/row, **macro 2 c/row** (BH and WH);
 //! ui16 → i16/ui8/i8, ui8 → i8: 4 instructions, plain 4, **macro 1 c/row**;
-//! ui32 → i32: 5 instructions (SFPSETCC on bit 31, INT_MAX there), plain 5, macro 4.
+//! ui32 → i32: BH 5 instructions, plain 5, **macro 3**: `m = x >> 31` (arithmetic, copying),
+//! `x |= m`, clear bit 31 (SFPSETSGN) — INT_MAX for x ≥ 2^31, x otherwise, flag-free so the last
+//! step is the macro's Simple slot into L16; WH (no arithmetic shift) 5 instructions, SFPSETCC on
+//! bit 31 and INT_MAX there, plain 5, macro 4.
 //! Sequence (ui32 sources): `f = cast(x)` into a second register; `s = x >> 1`;
 //! `F = 2^127·s + f` (SFPMAD); `r = SFPSTOCHRND FP32_TO_{UINT16,INT16,UINT8,INT8}(F)`; store.
 //! 16/8-bit sources skip `s` and the MAD: `r = rnd(cast(x))`.
@@ -218,6 +221,27 @@ fn sext(b: &mut Builder, n: u32, already_zero_extended: bool) -> Chosen {
 }
 
 fn clamp_upper(b: &mut Builder, src_bits: u32, k: u32, max: u32) -> Chosen {
+    if k == 31 && b.arch() == Arch::Bh {
+        // ui32 → i32 (BH): flag-free, so the last step can be a macro slot.
+        b.load(Reg::L0, "x (ui32)");
+        b.op(
+            "sfpshft -31, L0, L1, IMM|ARITHMETIC|IMM_USE_VC",
+            "m = x >> 31 arithmetic: −1 with bit 31 set, else 0",
+        );
+        b.op(
+            "sfpor 0, L1, L0, 0",
+            "x |= m: all ones with bit 31 set, else x",
+        );
+        b.op(
+            "sfpsetsgn 0, L0, L0, ARG_IMM",
+            "clear bit 31: INT_MAX with bit 31 set, else x",
+        );
+        b.store(Reg::L0, "clamped i32");
+        return Chosen::new(
+            "int_int::clamp_upper",
+            &["sat ON ui32 → i32 (BH): (x | x >> 31 arithmetic) with bit 31 cleared: INT_MAX for words with bit 31 set, x otherwise; exact"],
+        );
+    }
     if k == 31 {
         // ui32 → i32: out of range exactly when bit 31 is set.
         let maxr = b.constant(max, Reg::L2, "INT_MAX");
