@@ -252,7 +252,12 @@ fn schedulable(insn: &Insn) -> bool {
     ) && !touches_flags(insn)
 }
 
-/// `insn` with register `from` renamed to `to` in every register field.
+/// SFPSHFT2's SHFT_LREG mode (its VB sits in the low 4 bits of the immediate).
+const SHFT2_SHFT_LREG: u8 = 5;
+
+/// `insn` with register `from` renamed to `to` in every register field, including the VB that
+/// SFPSHFT2 SHFT_LREG keeps in its immediate (a regular instruction; SHFT_IMM's immediate is a
+/// shift amount and is left alone).
 pub fn rename(insn: &Insn, from: Reg, to: Reg) -> Insn {
     let (mut a, n) = insn.args();
     let kinds = insn.info().operands.iter().filter(|o| o.stored());
@@ -261,7 +266,21 @@ pub fn rename(insn: &Insn, from: Reg, to: Reg) -> Insn {
             *slot = i64::from(to.0);
         }
     }
-    Insn::from_args(insn.op(), a.get(..n).unwrap_or(&[]))
+    let out = Insn::from_args(insn.op(), a.get(..n).unwrap_or(&[]));
+    match out {
+        Insn::Shft2 {
+            imm12,
+            vc,
+            vd,
+            mod1,
+        } if mod1.bits() == SHFT2_SHFT_LREG && (imm12 & 15) == i16::from(from.0) => Insn::Shft2 {
+            imm12: (imm12 & !15) | i16::from(to.0),
+            vc,
+            vd,
+            mod1,
+        },
+        other => other,
+    }
 }
 
 /// The registers an instruction names in its fields (SFPSHFT2 SHFT_LREG: VB from the
@@ -746,7 +765,17 @@ fn check(
             return None;
         }
     };
+    let debug = std::env::var_os("PTOC_MACRO_DEBUG").is_some();
     if rep.stalls_per_body != 0 || rep.rows_per_body != m.rows {
+        if debug {
+            eprintln!(
+                "candidate rejected ({} rows, {} body): {} stalls, {} rows per body",
+                m.rows,
+                m.body.len(),
+                rep.stalls_per_body,
+                rep.rows_per_body
+            );
+        }
         return None;
     }
     let got = run_kernel_batch(
@@ -759,10 +788,18 @@ fn check(
         KERNEL_MOD0,
         KERNEL_DEST,
         64,
-    )
-    .ok()?;
+    );
+    let got = match got {
+        Ok(g) => g,
+        Err(e) => {
+            if debug {
+                eprintln!("candidate failed ({} rows): {e}", m.rows);
+            }
+            return None;
+        }
+    };
     let _ = plain;
-    if got != plain_out && std::env::var_os("PTOC_MACRO_DEBUG").is_some() {
+    if got != plain_out && debug {
         eprintln!(
             "candidate differs from plain ({} rows, {} body)",
             m.rows,
@@ -934,6 +971,13 @@ fn search(arch: Arch, init: &[Line], plain_body: &[Line]) -> Option<MacroForm> {
         64,
     )
     .ok()?;
+    if std::env::var_os("PTOC_MACRO_DEBUG").is_some() {
+        eprintln!(
+            "macro search: {} choices, plain {plain_cycles} cycles per row, slot forms {:?}",
+            choices.len(),
+            forms.iter().map(|(i, f)| (*i, f.unit)).collect::<Vec<_>>()
+        );
+    }
     let mut best: Option<(u64, MacroForm)> = None;
     let mut budget = BUDGET;
     for c in &choices {
@@ -1066,6 +1110,9 @@ mod scheduler_tests {
             (E::U16, E::U32, Rint, false, 1),
             (E::I32, E::U16, Rint, true, 3),
             (E::U32, E::U16, Rint, true, 2),
+            // Published 3 is double-rounded; 4 is ptoc's exact single-rounding form (guard).
+            (E::U32, E::F32, Rint, false, 4),
+            (E::U16, E::I16, Rint, true, 1),
         ];
         for arch in [Arch::Bh, Arch::Wh] {
             for (s, d, r, sat, want) in targets {

@@ -25,13 +25,19 @@
 //! Macro form (scheduler): SFPSETSGN (Simple, VB form) and the SFPMAD (MAD, → L16) as slots with
 //! the store; SFPABS, SFPSHFT2, SFPCAST regular; `x` alternates between two registers.
 //!
-//! ## `split_mad_u32` — ui32 → f32 RINT, both sat: 8 instructions (WH 9 with the MAD NOP)
-//! `hi = x >> 16`, `lo = x & 0xFFFF`, both SFPCAST exactly, `hi · 65536.0 + lo` by one SFPMAD:
+//! ## `split_mad_u32` — ui32 → f32 RINT, both sat: 7 instructions (WH 8 with the MAD NOP), plain 8 c/row, **macro 4 c/row** (BH and WH)
+//! `hi = x >> 16` by one copying shift (BH SFPSHFT from VC, WH SFPSHFT2 SHFT_LREG by a −16
+//! register), `lo = x & 0xFFFF`, both SFPCAST exactly, `hi · 65536.0 + lo` by one SFPMAD:
 //! the product is exact and the sum is rounded once, RNE (§3 step 11); the alignment of lo never
 //! drops a bit that could decide a tie (a fully shifted-out lo lies below the round bit) and the
 //! sum needs at most a 1-bit normalizing shift (so the WH sticky bug never applies). This is the
 //! single-rounding fix proposed in tensix.md §8.7 for the published u32 → fp32 double rounding.
 //! Proven exhaustively (all 2^32 inputs) on both archs in addition to the test's edge list.
+//! Macro form (scheduler): the shift, `lo` and `float(hi)` stay regular; `float(lo)` (Simple),
+//! the SFPMAD (→ L16) and the store are slots of one SFPLOADMACRO, `v` alternating — 4 c/row
+//! against the published 3 (whose double rounding is wrong). Before, a copy and a shift made
+//! four regular Simple instructions and the slots no longer fit the delay range: 8 (BH) / 9
+//! (WH) c/row, no macro form.
 //!
 //! ## `cast_round` — ui8/i8/ui16/i16 → bf16/f16, every mode and sat: bf16 4 (ui16 TRUNC) – 11
 //! (i16 RINT); f16 7 (ui16 TRUNC) – 16 (i16 RINT); 8-bit sources bf16 3–5, f16 7–11
@@ -446,8 +452,18 @@ fn split_mad_u32(b: &mut Builder) -> Chosen {
     let lo_mask = b.constant(0xFFFF, Reg::L3, "low-half mask");
     let two16 = b.constant(0x4780_0000, Reg::L4, "65536.0");
     b.load(Reg::L0, "x (ui32)");
-    b.op("sfpiadd 0, L0, L1, IMM|CC_NONE", "copy of x");
-    b.op("sfpshft -16, L1, L1, IMM", "hi = x >> 16");
+    // One copying shift (BH: SFPSHFT from VC; WH: SFPSHFT2 SHFT_LREG by a −16 register), so
+    // the body's three regular instructions leave the Simple slot for `float(lo)`.
+    match b.arch() {
+        Arch::Bh => b.op("sfpshft -16, L0, L1, IMM|IMM_USE_VC", "hi = x >> 16"),
+        Arch::Wh => {
+            let k = b.constant((-16i32) as u32, Reg::L5, "−16: the >> 16 amount (SFPSHFT2)");
+            b.op(
+                &format!("sfpshft2 0, L{}, L1, SHFT_LREG", k.0),
+                "hi = x >> 16",
+            );
+        }
+    }
     b.op(
         &format!("sfpand 0, L{}, L0, 0", lo_mask.0),
         "lo = x & 0xFFFF",
