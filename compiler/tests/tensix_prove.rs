@@ -119,6 +119,84 @@ fn a_mistimed_macro_fails_its_comparison_with_the_plain_program() {
     assert!(!bad.passed(), "{bad:?}");
 }
 
+/// The ui32 clamp's MAD is what repairs the words with bit 31 set (SFPCAST reads them as
+/// negative): with `F = f` in its place the proof fails, on such words only, on both archs.
+#[test]
+fn the_u32_clamp_fails_without_its_mad() {
+    use pto_runtime::convert::Rounding;
+    use pto_runtime::elem::ElemType;
+    use pto_runtime::tensix::asm::assemble;
+    let combo = Combo {
+        src: ElemType::U32,
+        dst: ElemType::U16,
+        rounding: Rounding::Rint,
+        sat: true,
+    };
+    for arch in [Arch::Bh, Arch::Wh] {
+        let mut k = lower_combo(combo, arch).expect("ui32 -> ui16 sat is lowered");
+        let mad = k
+            .body
+            .iter()
+            .position(|l| l.comment.contains("F = 2^127"))
+            .expect("MAD line");
+        k.body[mad].insn = assemble("sfpmov 0, L1, L0, 0", arch).expect("asm").insns[0];
+        k.macro_form = None;
+        let rep = prove(
+            &k,
+            &ProofOptions {
+                random: 1 << 12,
+                ..ProofOptions::default()
+            },
+            &|_| {},
+        );
+        assert!(rep.mismatches > 0 && !rep.passed(), "{arch:?}: {rep:?}");
+        assert!(
+            rep.first.iter().all(|m| m.input >= 1 << 31),
+            "{arch:?}: {:x?}",
+            rep.first
+        );
+    }
+}
+
+/// The register rotation is not vacuous: the ui32 clamp's 2-c/row macro form reads `v` five
+/// cycles after its load, so it rotates `v` through four registers; loading rows 2 and 3 into
+/// the registers of rows 0 and 1 (a 2-register rotation) fails the comparison with the plain
+/// program (D5).
+#[test]
+fn a_macro_rotated_through_too_few_registers_fails() {
+    use pto_runtime::convert::Rounding;
+    use pto_runtime::elem::ElemType;
+    let combo = Combo {
+        src: ElemType::U32,
+        dst: ElemType::U16,
+        rounding: Rounding::Rint,
+        sat: true,
+    };
+    let mut k = lower_combo(combo, Arch::Bh).expect("ui32 -> ui16 sat is lowered");
+    let opts = ProofOptions {
+        random: 1 << 12,
+        ..ProofOptions::default()
+    };
+    let good = prove(&k, &opts, &|_| {});
+    assert!(
+        good.passed() && good.macro_mismatches == Some(0),
+        "{good:?}"
+    );
+    let m = k
+        .macro_form
+        .as_mut()
+        .expect("ui32 -> ui16 sat has a macro form");
+    assert_eq!(m.rows, 4);
+    let loads: Vec<usize> = (0..m.body.len())
+        .filter(|&i| m.body[i].comment.starts_with("row "))
+        .collect();
+    assert_eq!(loads.len(), 4);
+    m.body[loads[2]].insn = m.body[loads[0]].insn;
+    m.body[loads[3]].insn = m.body[loads[1]].insn;
+    let bad = prove(&k, &opts, &|_| {});
+    assert!(!bad.passed(), "{bad:?}");
+}
+
 /// `--nan=any` variants (tensix.md §9 relaxed mode): every combination whose rule has one is
 /// proven under the relaxed rule on both archs (NaN inputs run, not compared; every other
 /// input exact, macro form equal to the plain program), is cheaper than the exact kernel, and

@@ -25,13 +25,19 @@
 //! Macro form (scheduler): SFPSETSGN (Simple, VB form) and the SFPMAD (MAD, → L16) as slots with
 //! the store; SFPABS, SFPSHFT2, SFPCAST regular; `x` alternates between two registers.
 //!
-//! ## `split_mad_u32` — ui32 → f32 RINT, both sat: 8 instructions (WH 9 with the MAD NOP)
-//! `hi = x >> 16`, `lo = x & 0xFFFF`, both SFPCAST exactly, `hi · 65536.0 + lo` by one SFPMAD:
+//! ## `split_mad_u32` — ui32 → f32 RINT, both sat: 7 instructions (WH 8 with the MAD NOP), plain 8 c/row, **macro 4 c/row** (BH and WH)
+//! `hi = x >> 16` by one copying shift (BH SFPSHFT from VC, WH SFPSHFT2 SHFT_LREG by a −16
+//! register), `lo = x & 0xFFFF`, both SFPCAST exactly, `hi · 65536.0 + lo` by one SFPMAD:
 //! the product is exact and the sum is rounded once, RNE (§3 step 11); the alignment of lo never
 //! drops a bit that could decide a tie (a fully shifted-out lo lies below the round bit) and the
 //! sum needs at most a 1-bit normalizing shift (so the WH sticky bug never applies). This is the
 //! single-rounding fix proposed in tensix.md §8.7 for the published u32 → fp32 double rounding.
 //! Proven exhaustively (all 2^32 inputs) on both archs in addition to the test's edge list.
+//! Macro form (scheduler): the shift, `lo` and `float(hi)` stay regular; `float(lo)` (Simple),
+//! the SFPMAD (→ L16) and the store are slots of one SFPLOADMACRO, `v` alternating — 4 c/row
+//! against the published 3 (whose double rounding is wrong). Before, a copy and a shift made
+//! four regular Simple instructions and the slots no longer fit the delay range: 8 (BH) / 9
+//! (WH) c/row, no macro form.
 //!
 //! ## `cast_round` — ui8/i8/ui16/i16 → bf16/f16, every mode and sat: bf16 4 (ui16 TRUNC) – 11
 //! (i16 RINT); f16 7 (ui16 TRUNC) – 16 (i16 RINT); 8-bit sources bf16 3–5, f16 7–11
@@ -44,6 +50,16 @@
 //! mode that can carry (ui16 sat ON replaces it by 0x7BFF). Then the sign of x. 8-bit sources
 //! have ≤ 8 significant bits, so they need no rounding at all. Fixes the published u16 → bf16
 //! sequence (tensix.md §8.6: ties away after the cast).
+//! **ui16 → bf16 RINT** takes a float route instead: `f = float(x)` (exact), `p = 2^e` (SFPSETMAN
+//! with a zero mantissa: f's binade, 0 for x = 0), `s = f + 2^16·p` by SFPMAD, `r = s − 2^16·p`
+//! by SFPMAD. 6 instructions, plain 8 c/row (two MAD latencies), **macro 4 c/row** (BH and WH;
+//! was 9 plain, no macro form): cast, SFPSETMAN and the first MAD regular, the second MAD (→ L16)
+//! and the store slots, `v` alternating. Exact: s lies in [2^(e+16), 2^(e+17)) (f < 2^(e+1)
+//! rounds at most to 2^(e+1)), where the f32 grid is 2^(e−7) — f's bf16 ulp — so the one RNE
+//! rounding of the SFPMAD (product a power of two, exact; one-bit-free alignment, §3) rounds f to
+//! 8 significant bits, ties to even because 2^(e+16) is an even multiple of the grid; the
+//! subtraction is exact (Sterbenz) and leaves a bf16 value, low half zero. x = 0 gives +0 on both
+//! FMA models. Proven on all 65536 inputs, both archs.
 //!
 //! ## `normalize_round` — 32-bit sources into bf16/f16, and into f32 except RINT: 12–24
 //! instructions (i32 → f32 TRUNC 12, ROUND 13, FLOOR/CEIL/ODD 16; ui32 → f32 13–17; i32 → bf16
@@ -446,8 +462,18 @@ fn split_mad_u32(b: &mut Builder) -> Chosen {
     let lo_mask = b.constant(0xFFFF, Reg::L3, "low-half mask");
     let two16 = b.constant(0x4780_0000, Reg::L4, "65536.0");
     b.load(Reg::L0, "x (ui32)");
-    b.op("sfpiadd 0, L0, L1, IMM|CC_NONE", "copy of x");
-    b.op("sfpshft -16, L1, L1, IMM", "hi = x >> 16");
+    // One copying shift (BH: SFPSHFT from VC; WH: SFPSHFT2 SHFT_LREG by a −16 register), so
+    // the body's three regular instructions leave the Simple slot for `float(lo)`.
+    match b.arch() {
+        Arch::Bh => b.op("sfpshft -16, L0, L1, IMM|IMM_USE_VC", "hi = x >> 16"),
+        Arch::Wh => {
+            let k = b.constant((-16i32) as u32, Reg::L5, "−16: the >> 16 amount (SFPSHFT2)");
+            b.op(
+                &format!("sfpshft2 0, L{}, L1, SHFT_LREG", k.0),
+                "hi = x >> 16",
+            );
+        }
+    }
     b.op(
         &format!("sfpand 0, L{}, L0, 0", lo_mask.0),
         "lo = x & 0xFFFF",
@@ -466,6 +492,32 @@ fn split_mad_u32(b: &mut Builder) -> Chosen {
 }
 
 /// ≤ 16-bit sources into bf16 / f16: the exact fp32 value rounded on its bit pattern.
+/// ui16 → bf16 RINT (module doc, `cast_round`): `f = float(x)`, `p = 2^e` (f's exponent,
+/// mantissa cleared), `f + 2^16·p` rounded once by SFPMAD, then `− 2^16·p` exactly.
+fn rint_bf16_by_mad(b: &mut Builder) -> Chosen {
+    let up = b.constant(0x4780_0000, Reg::L4, "65536.0");
+    let down = b.constant(0xC780_0000, Reg::L5, "−65536.0");
+    b.load(Reg::L0, "x (ui16)");
+    b.op("sfpcast L0, L0, 0", "f = float(x), exact (x < 2^16)");
+    b.op(
+        "sfpsetman 0, L0, L1, ARG_IMM",
+        "p = 2^e, f's binade (f & 0xFF800000; 0 for x = 0)",
+    );
+    b.op(
+        &format!("sfpmad L1, L{}, L0, L0, 0", up.0),
+        "f + 2^(e+16), one RNE rounding: the grid is f's bf16 ulp 2^(e−7)",
+    );
+    b.op(
+        &format!("sfpmad L1, L{}, L0, L0, 0", down.0),
+        "− 2^(e+16), exact: RNE(f) to 8 significant bits, low half zero",
+    );
+    b.store(Reg::L0, "bf16 datum");
+    Chosen::new(
+        "int_float::cast_round",
+        &["ui16 → bf16 RINT: exact SFPCAST, then one SFPMAD rounding of f + 2^16·2^e (the bf16 grid of f's binade) and an exact subtraction (fixes the ties-away double rounding of tensix.md §8.6)"],
+    )
+}
+
 fn cast_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> Chosen {
     // 8-bit magnitudes (≤ 255, or 128 = 2^7) have at most 8 significant bits: exact in bf16
     // and f16, so no rounding code is emitted.
@@ -474,6 +526,9 @@ fn cast_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> 
     } else {
         mag_of(c.rounding, signed)
     };
+    if dst == Dst::Bf16 && !signed && bits == 16 && mag == Mag::Rint {
+        return rint_bf16_by_mad(b);
+    }
     let m = if signed { Reg::L1 } else { Reg::L0 };
     let mr = m.0;
     // Rounding position in the fp32 bit pattern: bf16 keeps 7 fraction bits, f16 10.

@@ -23,12 +23,35 @@
 //! `x ^= 2^(N−1)`, `x += −2^(N−1)` — the classic sign extension of the low N bits.
 //! Blackhole: `x <<= 32 − N`, `x >>= 32 − N` arithmetic. Exact by construction.
 //!
-//! ## `clamp_upper` — sat ON from an unsigned source into a narrower range (ui32 → i32/ui16/i16/
-//! ui8/i8, ui16 → i16/ui8/i8, ui8 → i8): 6 instructions (5 for ui32 → i32)
-//! `lz = clz(x)`; `lz −= 32 − k` with flags (lanes with x ≥ 2^k, k = log2(max + 1));
-//! `x = max` there; all lanes; store. Exact: for an unsigned word, x > max ⇔ x ≥ 2^k ⇔
-//! clz(x) < 32 − k. ui32 → i32 tests the sign bit directly (SFPSETCC). The published u32 → u16
-//! saturating sequence (§8.12) mixes 16/32-bit Dst views (Q1); this one does not and is as short.
+//! ## `clamp_upper` — sat ON from an unsigned source into a narrower range
+//! ui32 → ui16/i16/ui8/i8: 6 instructions, plain 7 c/row, **macro 2 c/row** (BH and WH);
+//! ui16 → i16/ui8/i8, ui8 → i8: 4 instructions, plain 4, **macro 1 c/row**;
+//! ui32 → i32: BH 5 instructions, plain 5, **macro 3**: `m = x >> 31` (arithmetic, copying),
+//! `x |= m`, clear bit 31 (SFPSETSGN) — INT_MAX for x ≥ 2^31, x otherwise, flag-free so the last
+//! step is the macro's Simple slot into L16; WH (no arithmetic shift) 5 instructions, SFPSETCC on
+//! bit 31 and INT_MAX there, plain 5, macro 4.
+//! Sequence (ui32 sources): `f = cast(x)` into a second register; `s = x >> 1`;
+//! `F = 2^127·s + f` (SFPMAD); `r = SFPSTOCHRND FP32_TO_{UINT16,INT16,UINT8,INT8}(F)`; store.
+//! 16/8-bit sources skip `s` and the MAD: `r = rnd(cast(x))`.
+//! Exact: the clamping bound max < 2^16 and SFPSTOCHRND's bounded-int modes return max for
+//! F ≥ max + 0.5, ±Inf and NaN (unsigned modes drop the sign; the signed ones see only
+//! positive F here) and F itself when F is an integer below the bound. SFPCAST reads x as
+//! sign-magnitude: for x < 2^31 it is x's value (exact below 2^24, rounded above and still
+//! ≥ 2^24), for x ≥ 2^31 it is ≤ −0 — wrong, which the MAD repairs: `s = x >> 1` has exponent
+//! field 0 for x < 2^24, which SFPMAD reads as zero, so F = f exactly (§3 step 6); for
+//! 2^24 ≤ x < 2^31 both terms are ≥ 0, F ≥ f ≥ 2^24; for x ≥ 2^31 bit 30 of s is set, s ≥ 2,
+//! and the product alone overflows to +Inf (NaN when s is NaN), which no addend brings back.
+//! So F is x below the bound and ≥ 2^16 (or Inf/NaN) above it on both archs' FMA models.
+//! Macro form (scheduler): the cast stays regular (its result goes to a second register), the
+//! shift (Simple, VB form), the MAD (VB form) and the SFPSTOCHRND (Round, → L16) are slots of
+//! one SFPLOADMACRO with the store; the chain reads `v` 5 cycles after its load, so `v`
+//! rotates through 4 registers. The 16/8-bit form is the published u16 → fp32 shape (§8.5)
+//! with a Round slot: cast (Simple), rnd (Round, → L16), store, `v` alternating.
+//! Origin: the published u32 → u16 saturating sequence (§8.12, 2 c/row) mixes 16/32-bit Dst
+//! views (Q1: its `LO16` load reads the high half of the 32-bit datum); this one reaches the
+//! same 2 c/row with raw INT32 loads and stores only, and covers the other bounds too. It
+//! replaces a clz-based form (SFPLZ, flag-writing SFPIADD, predicated move: 6 plain / 5 macro
+//! c/row) whose lane flags kept three instructions out of the macro slots.
 //!
 //! ## `clamp_lower` — sat ON from a signed source into an unsigned type at least as wide
 //! (i32 → ui32, i16 → ui16/ui32, i8 → ui8/ui16/ui32): 5 instructions
@@ -109,7 +132,7 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     // k with max = 2^k − 1.
     let k = if ds { dn - 1 } else { dn };
     match (lower_needed, upper_needed) {
-        (false, true) => Ok(clamp_upper(b, k, dhi as u32)),
+        (false, true) => Ok(clamp_upper(b, sn, k, dhi as u32)),
         (true, false) => Ok(clamp_lower(b)),
         (true, true) if !ds => Ok(clamp_unsigned(b, k, dhi as u32)),
         (true, true) => Ok(clamp_signed(b, dn)),
@@ -197,19 +220,28 @@ fn sext(b: &mut Builder, n: u32, already_zero_extended: bool) -> Chosen {
     )
 }
 
-/// `x = value` in the enabled lanes (register, 1 instruction when a constant is free).
-fn set_value(b: &mut Builder, value: u32, why: &str) {
-    if value == 0 {
-        b.op("sfpmov 0, L9, L0, 0", why);
-    } else if value <= 0xFFFF {
-        b.op(&format!("sfploadi L0, USHORT, {value:#x}"), why);
-    } else {
-        let r = b.constant(value, Reg::L2, why);
-        b.op(&format!("sfpmov 0, L{}, L0, 0", r.0), why);
+fn clamp_upper(b: &mut Builder, src_bits: u32, k: u32, max: u32) -> Chosen {
+    if k == 31 && b.arch() == Arch::Bh {
+        // ui32 → i32 (BH): flag-free, so the last step can be a macro slot.
+        b.load(Reg::L0, "x (ui32)");
+        b.op(
+            "sfpshft -31, L0, L1, IMM|ARITHMETIC|IMM_USE_VC",
+            "m = x >> 31 arithmetic: −1 with bit 31 set, else 0",
+        );
+        b.op(
+            "sfpor 0, L1, L0, 0",
+            "x |= m: all ones with bit 31 set, else x",
+        );
+        b.op(
+            "sfpsetsgn 0, L0, L0, ARG_IMM",
+            "clear bit 31: INT_MAX with bit 31 set, else x",
+        );
+        b.store(Reg::L0, "clamped i32");
+        return Chosen::new(
+            "int_int::clamp_upper",
+            &["sat ON ui32 → i32 (BH): (x | x >> 31 arithmetic) with bit 31 cleared: INT_MAX for words with bit 31 set, x otherwise; exact"],
+        );
     }
-}
-
-fn clamp_upper(b: &mut Builder, k: u32, max: u32) -> Chosen {
     if k == 31 {
         // ui32 → i32: out of range exactly when bit 31 is set.
         let maxr = b.constant(max, Reg::L2, "INT_MAX");
@@ -229,18 +261,39 @@ fn clamp_upper(b: &mut Builder, k: u32, max: u32) -> Chosen {
             &["sat ON ui32 → i32: words with bit 31 set → INT_MAX; exact"],
         );
     }
+    let mode = match k {
+        16 => "FP32_TO_UINT16",
+        15 => "FP32_TO_INT16",
+        8 => "FP32_TO_UINT8",
+        _ => "FP32_TO_INT8",
+    };
+    let _ = max;
     b.load(Reg::L0, "x (unsigned source datum)");
-    b.op("sfplz 0, L0, L1, 0", "lz = clz(x)");
+    if src_bits == 32 {
+        let big = b.constant(0x7F00_0000, Reg::L2, "2^127");
+        b.op(
+            "sfpcast L0, L1, 0",
+            "f = x read as sign-magnitude, RNE: x exactly below 2^24, ≥ 2^24 up to 2^31, ≤ −0 with bit 31 set",
+        );
+        b.op(
+            "sfpshft -1, L9, L0, IMM",
+            "s = x >> 1: a float with exponent 0 (read as zero) for x < 2^24, ≥ 2.0 with bit 31 set",
+        );
+        b.op(
+            &format!("sfpmad L{}, L0, L1, L0, 0", big.0),
+            "F = 2^127·s + f: f for x < 2^24, ≥ f for x < 2^31, +Inf (or NaN) with bit 31 set",
+        );
+    } else {
+        b.op("sfpcast L0, L0, 0", "F = float(x), exact (x < 2^16)");
+    }
     b.op(
-        &format!("sfpiadd -{}, L1, L1, IMM|CC_LT0", 32 - k),
-        "lanes with clz(x) < 32 − k, i.e. x ≥ 2^k > max",
+        &format!("sfpstochrnd 0, 0, L0, L0, L0, {mode}"),
+        "F below the bound: F (an integer); F ≥ max + 0.5, Inf or NaN: max",
     );
-    set_value(b, max, "x = max there");
-    b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.store(Reg::L0, "clamped value");
     Chosen::new(
         "int_int::clamp_upper",
-        &["sat ON, unsigned source: x ≥ 2^k detected by clz(x) < 32 − k, replaced by max; exact"],
+        &["sat ON, unsigned source: a float that is x below 2^24 and ≥ 2^24, Inf or NaN above, clamped by SFPSTOCHRND; exact"],
     )
 }
 
