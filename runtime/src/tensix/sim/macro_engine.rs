@@ -237,34 +237,12 @@ fn hz(pc: usize, hazard: MacroHazard) -> SimError {
 /// `None` for anything else (cross-lane SFPSHFT2 / SFPSWAP modes, SFPTRANSP, …), which makes
 /// `sched_op` save every register.
 fn scratch_writes(insn: &Insn) -> Option<u32> {
-    use Insn as I;
     let bit = |r: Reg| 1u32 << (r.0 & 15);
     match *insn {
-        I::MulI { vd, .. }
-        | I::AddI { vd, .. }
-        | I::DivP2 { vd, .. }
-        | I::ExExp { vd, .. }
-        | I::ExMan { vd, .. }
-        | I::IAdd { vd, .. }
-        | I::Shft { vd, .. }
-        | I::Mov { vd, .. }
-        | I::Abs { vd, .. }
-        | I::And { vd, .. }
-        | I::Or { vd, .. }
-        | I::Not { vd, .. }
-        | I::Lz { vd, .. }
-        | I::SetExp { vd, .. }
-        | I::SetMan { vd, .. }
-        | I::Mad { vd, .. }
-        | I::Add { vd, .. }
-        | I::Mul { vd, .. }
-        | I::SetSgn { vd, .. }
-        | I::Xor { vd, .. }
-        | I::StochRnd { vd, .. }
-        | I::Cast { vd, .. } => Some(bit(vd)),
-        I::Shft2 { vd, mod1, .. } if matches!(mod1.0, 5 | 6) => Some(bit(vd)),
-        I::Swap { vc, vd, mod1 } if matches!(mod1.0, 0 | 1 | 9) => Some(bit(vc) | bit(vd)),
-        _ => None,
+        // The cross-lane SFPSHFT2 modes and the multi-register SFPSWAP modes write other LRegs.
+        Insn::Shft2 { mod1, .. } if !matches!(mod1.0, 5 | 6) => None,
+        Insn::Swap { vc, vd, mod1 } => matches!(mod1.0, 0 | 1 | 9).then(|| bit(vc) | bit(vd)),
+        mut i => subst::vd_slot(&mut i).map(|vd| bit(*vd)),
     }
 }
 

@@ -134,7 +134,7 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     match (lower_needed, upper_needed) {
         (false, true) => Ok(clamp_upper(b, sn, k, dhi as u32)),
         (true, false) => Ok(clamp_lower(b)),
-        (true, true) if !ds => Ok(clamp_unsigned(b, k, dhi as u32)),
+        (true, true) if !ds => Ok(clamp_unsigned(b, k)),
         (true, true) => Ok(clamp_signed(b, dn)),
         (false, false) => Ok(copy(b)),
     }
@@ -267,7 +267,6 @@ fn clamp_upper(b: &mut Builder, src_bits: u32, k: u32, max: u32) -> Chosen {
         8 => "FP32_TO_UINT8",
         _ => "FP32_TO_INT8",
     };
-    let _ = max;
     b.load(Reg::L0, "x (unsigned source datum)");
     if src_bits == 32 {
         let big = b.constant(0x7F00_0000, Reg::L2, "2^127");
@@ -309,8 +308,7 @@ fn clamp_lower(b: &mut Builder) -> Chosen {
     )
 }
 
-fn clamp_unsigned(b: &mut Builder, k: u32, max: u32) -> Chosen {
-    let _ = max;
+fn clamp_unsigned(b: &mut Builder, k: u32) -> Chosen {
     let mode = if k == 16 {
         "FP32_TO_UINT16"
     } else {

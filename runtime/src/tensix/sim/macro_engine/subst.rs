@@ -13,11 +13,11 @@ pub(super) fn sched_reads(insn: &Insn, din: u8) -> u32 {
     crate::tensix::sim::exec::insn_reads(&with_vd(insn, Reg(din & 15))).0
 }
 
-/// `insn` with its VD field replaced (unchanged for instructions without a VD result).
-pub fn with_vd(insn: &Insn, r: Reg) -> Insn {
+/// The VD field of the instructions whose result a scheduled slot can redirect (the ones
+/// [`with_vd`] renames); `None` for the others.
+pub(super) fn vd_slot(i: &mut Insn) -> Option<&mut Reg> {
     use Insn as I;
-    let mut i = *insn;
-    match &mut i {
+    match i {
         I::MulI { vd, .. }
         | I::AddI { vd, .. }
         | I::DivP2 { vd, .. }
@@ -41,8 +41,16 @@ pub fn with_vd(insn: &Insn, r: Reg) -> Insn {
         | I::StochRnd { vd, .. }
         | I::Cast { vd, .. }
         | I::Swap { vd, .. }
-        | I::Shft2 { vd, .. } => *vd = r,
-        _ => {}
+        | I::Shft2 { vd, .. } => Some(vd),
+        _ => None,
+    }
+}
+
+/// `insn` with its VD field replaced (unchanged for instructions without a VD result).
+pub fn with_vd(insn: &Insn, r: Reg) -> Insn {
+    let mut i = *insn;
+    if let Some(vd) = vd_slot(&mut i) {
+        *vd = r;
     }
     i
 }
