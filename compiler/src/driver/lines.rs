@@ -55,12 +55,7 @@ impl LineIndex {
         let offset = offset.min(self.len).min(text.len());
         let line = self.line(offset);
         let start = self.line_start(line).unwrap_or(0).min(offset);
-        let col = text.get(start..).map_or(0, |rest| {
-            rest.char_indices()
-                .take_while(|&(i, _)| start + i < offset)
-                .count()
-        });
-        (line, col + 1)
+        (line, column(text, start, offset))
     }
 
     /// Byte offset where 1-based `line` starts.
@@ -145,12 +140,7 @@ impl<'t> LazyLines<'t> {
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1);
-        let col = text.get(start..).map_or(0, |rest| {
-            rest.char_indices()
-                .take_while(|&(i, _)| start + i < offset)
-                .count()
-        });
-        (line, col + 1)
+        (line, column(text, start, offset))
     }
 
     /// Byte offset where 1-based `line` starts.
@@ -190,6 +180,16 @@ impl<'t> LazyLines<'t> {
             .map_or(self.text.len(), |n| start + n);
         Some(start..end)
     }
+}
+
+/// 1-based column (in chars) of byte `offset` on the line of `text` that starts at `start`.
+fn column(text: &str, start: usize, offset: usize) -> usize {
+    let chars = text.get(start..).map_or(0, |rest| {
+        rest.char_indices()
+            .take_while(|&(i, _)| start + i < offset)
+            .count()
+    });
+    chars + 1
 }
 
 #[cfg(test)]

@@ -108,13 +108,7 @@ fn alias_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
     if st.stopped() || !st.alias_def_at(i) {
         return Err(expected_here(inp, &[SILENT]));
     }
-    st.pos = i;
-    if st.depth == 0 {
-        st.drop_before(i);
-    }
-    st.set_stmt(i);
-    st.ctx = None;
-    st.begin_statement();
+    st.open_statement(i);
     Ok(())
 }
 
@@ -136,13 +130,7 @@ fn statement_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
         return Err(expected_here(inp, &[SILENT]));
     }
     let st = inp.state();
-    st.pos = i;
-    if st.depth == 0 {
-        st.drop_before(i);
-    }
-    st.set_stmt(i);
-    st.ctx = None;
-    st.begin_statement();
+    st.open_statement(i);
     Ok(())
 }
 
@@ -715,6 +703,18 @@ pub(super) fn region_blocks<'s>(
 }
 
 impl<'s> Parser<'s> {
+    /// Starts a statement at token `i`: the cursor moves there, top-level tokens before it are
+    /// released, and the statement's context and failure state are reset.
+    fn open_statement(&mut self, i: usize) {
+        self.pos = i;
+        if self.depth == 0 {
+            self.drop_before(i);
+        }
+        self.set_stmt(i);
+        self.ctx = None;
+        self.begin_statement();
+    }
+
     /// Resets the per-statement failure state.
     pub(super) fn begin_statement(&mut self) {
         self.stmt_reported = false;
