@@ -6,6 +6,18 @@ use pto_runtime::tensix::isa::Arch;
 use ptoc::lower::tensix::prove::{prove, ProofOptions};
 use ptoc::lower::tensix::{lower_combo, Combo, LowerError};
 
+/// The edge list plus 4096 random patterns: enough for the mutation tests, which must fail fast.
+fn quick_proof(k: &ptoc::lower::tensix::TensixKernel) -> ptoc::lower::tensix::prove::ProofReport {
+    prove(
+        k,
+        &ProofOptions {
+            random: 1 << 12,
+            ..ProofOptions::default()
+        },
+        &|_| {},
+    )
+}
+
 #[test]
 fn every_lowered_combination_is_proven_on_both_archs() {
     let opts = ProofOptions {
@@ -73,14 +85,7 @@ fn a_broken_kernel_fails_its_proof() {
         .position(|l| l.comment.contains("0 - result"))
         .expect("negation line");
     k.body.remove(neg);
-    let rep = prove(
-        &k,
-        &ProofOptions {
-            random: 1 << 12,
-            ..ProofOptions::default()
-        },
-        &|_| {},
-    );
+    let rep = quick_proof(&k);
     assert!(rep.mismatches > 0 && !rep.passed());
     // -1.0 is among the edge inputs and must be reported with both outputs.
     assert!(rep.first.iter().all(|m| m.got != Some(m.expected)));
@@ -141,14 +146,7 @@ fn the_u32_clamp_fails_without_its_mad() {
             .expect("MAD line");
         k.body[mad].insn = assemble("sfpmov 0, L1, L0, 0", arch).expect("asm").insns[0];
         k.macro_form = None;
-        let rep = prove(
-            &k,
-            &ProofOptions {
-                random: 1 << 12,
-                ..ProofOptions::default()
-            },
-            &|_| {},
-        );
+        let rep = quick_proof(&k);
         assert!(rep.mismatches > 0 && !rep.passed(), "{arch:?}: {rep:?}");
         assert!(
             rep.first.iter().all(|m| m.input >= 1 << 31),
@@ -173,11 +171,7 @@ fn a_macro_rotated_through_too_few_registers_fails() {
         sat: true,
     };
     let mut k = lower_combo(combo, Arch::Bh).expect("ui32 -> ui16 sat is lowered");
-    let opts = ProofOptions {
-        random: 1 << 12,
-        ..ProofOptions::default()
-    };
-    let good = prove(&k, &opts, &|_| {});
+    let good = quick_proof(&k);
     assert!(
         good.passed() && good.macro_mismatches == Some(0),
         "{good:?}"
@@ -193,7 +187,7 @@ fn a_macro_rotated_through_too_few_registers_fails() {
     assert_eq!(loads.len(), 4);
     m.body[loads[2]].insn = m.body[loads[0]].insn;
     m.body[loads[3]].insn = m.body[loads[1]].insn;
-    let bad = prove(&k, &opts, &|_| {});
+    let bad = quick_proof(&k);
     assert!(!bad.passed(), "{bad:?}");
 }
 
