@@ -12,9 +12,13 @@
 //!
 //! Cost: a file is read once into a buffer of its size ([`read_source_sized`]) and
 //! [`check_owned`] moves that buffer into [`FileResult::text`]; the CLI holds a large input once.
+//! A large regular file is mapped instead ([`SourceText::map_checked`], [`check_source`]): the
+//! UTF-8 check and the parser give its pages back behind them, so it does not stay resident
+//! (`source` module doc).
 
 mod directives;
 mod lines;
+mod source;
 
 use std::ops::Range;
 
@@ -26,6 +30,7 @@ use crate::target::Profile;
 
 pub use directives::{find_directives, match_directives, Directive};
 pub use lines::{LazyLines, LineIndex};
+pub use source::{NotUtf8, SourceText, MAP_MIN};
 
 /// Which profile(s) to verify against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +108,7 @@ impl ChunkResult {
 #[derive(Debug)]
 pub struct FileResult {
     /// The decoded text (empty if the input was not UTF-8).
-    pub text: String,
+    pub text: SourceText,
     pub chunks: Vec<ChunkResult>,
     /// File-level diagnostics (invalid UTF-8).
     pub file_diagnostics: Vec<Diagnostic>,
@@ -334,10 +339,22 @@ pub fn split_chunks(text: &str, split: bool) -> Vec<Range<usize>> {
     chunks
 }
 
-/// Parses and verifies one chunk of `text`.
-fn check_chunk(text: &str, range: Range<usize>, opts: &Options) -> ChunkResult {
+/// Parses and verifies one chunk of `text`; `consumed` is told how far the parser has read
+/// (absolute offsets).
+fn check_chunk(
+    text: &str,
+    range: Range<usize>,
+    opts: &Options,
+    consumed: Option<&dyn Fn(usize)>,
+) -> ChunkResult {
     let chunk = text.get(range.clone()).unwrap_or("");
-    let parsed = crate::front::parse_module_with(chunk, range.start, opts.format, opts.strict_ops);
+    let parsed = crate::front::parse_module_consumed(
+        chunk,
+        range.start,
+        opts.format,
+        opts.strict_ops,
+        consumed,
+    );
     let mut result = ChunkResult {
         range,
         module: parsed.module,
@@ -385,9 +402,9 @@ pub fn check_file(bytes: &[u8], opts: &Options) -> FileResult {
         Ok(text) => text,
         Err(diag) => return undecodable(*diag),
     };
-    let chunks = check_chunks(text, opts);
+    let chunks = check_chunks(text, opts, None);
     FileResult {
-        text: text.to_string(),
+        text: text.to_string().into(),
         chunks,
         file_diagnostics: Vec::new(),
     }
@@ -399,9 +416,9 @@ pub fn check_file(bytes: &[u8], opts: &Options) -> FileResult {
 pub fn check_owned(bytes: Vec<u8>, opts: &Options) -> (FileResult, Option<String>) {
     match String::from_utf8(bytes) {
         Ok(text) => {
-            let chunks = check_chunks(&text, opts);
+            let chunks = check_chunks(&text, opts, None);
             let file = FileResult {
-                text,
+                text: text.into(),
                 chunks,
                 file_diagnostics: Vec::new(),
             };
@@ -413,8 +430,8 @@ pub fn check_owned(bytes: Vec<u8>, opts: &Options) -> (FileResult, Option<String
                 Err(diag) => undecodable(*diag),
                 // Unreachable (`from_utf8` failed); a clean result keeps this total.
                 Ok(text) => FileResult {
-                    chunks: check_chunks(text, opts),
-                    text: text.to_string(),
+                    chunks: check_chunks(text, opts, None),
+                    text: text.to_string().into(),
                     file_diagnostics: Vec::new(),
                 },
             };
@@ -423,18 +440,30 @@ pub fn check_owned(bytes: Vec<u8>, opts: &Options) -> (FileResult, Option<String
     }
 }
 
+/// [`check_owned`] on an already decoded text, typically a mapped file: the parser releases
+/// the pages it has read (`SourceText::release_before`).
+pub fn check_source(text: SourceText, opts: &Options) -> FileResult {
+    let consumed = |at: usize| text.release_before(at);
+    let chunks = check_chunks(&text, opts, Some(&consumed));
+    FileResult {
+        text,
+        chunks,
+        file_diagnostics: Vec::new(),
+    }
+}
+
 fn undecodable(diag: Diagnostic) -> FileResult {
     FileResult {
-        text: String::new(),
+        text: String::new().into(),
         chunks: Vec::new(),
         file_diagnostics: vec![diag],
     }
 }
 
-fn check_chunks(text: &str, opts: &Options) -> Vec<ChunkResult> {
+fn check_chunks(text: &str, opts: &Options, consumed: Option<&dyn Fn(usize)>) -> Vec<ChunkResult> {
     split_chunks(text, opts.split_input)
         .into_iter()
-        .map(|range| check_chunk(text, range, opts))
+        .map(|range| check_chunk(text, range, opts, consumed))
         .collect()
 }
 

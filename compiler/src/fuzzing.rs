@@ -299,7 +299,7 @@ pub fn rendering_problems(file: &FileResult, input: &[u8], per_diag: usize) -> V
     let text = if file.text.is_empty() {
         display_text(input).into_owned()
     } else {
-        file.text.clone()
+        file.text.to_string()
     };
     let diags: Vec<_> = file
         .file_diagnostics

@@ -124,7 +124,7 @@ where
 /// target rules are not run.
 fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
     let format = args::input_format(a.input_format, &a.file);
-    let Some((name, bytes)) = read_input(&a.file, io) else {
+    let Some((name, input)) = read_text_input(&a.file, io) else {
         return EXIT_USAGE;
     };
     let opts = Options {
@@ -134,14 +134,14 @@ fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
         parse_only: true,
         strict_ops: a.strict_ops,
     };
-    let (file, undecodable) = driver::check_owned(bytes, &opts);
+    let (file, undecodable) = check_input(input, &opts);
     let code = match driver::print_file(&file) {
         Ok(text) => {
             io.out(&text);
             EXIT_OK
         }
         Err(diags) => {
-            let text = undecodable.as_deref().unwrap_or(&file.text);
+            let text = undecodable.as_deref().unwrap_or(&*file.text);
             io.err(&render_human(&diags, &name, text, io.color));
             EXIT_ERRORS
         }
@@ -169,6 +169,45 @@ fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
             io.err(&msg);
             EXIT_USAGE
         }
+    }
+}
+
+/// A source input: a mapped large file, already checked to be UTF-8, or bytes read.
+pub(super) enum TextInput {
+    Mapped(driver::SourceText),
+    Bytes(Vec<u8>),
+}
+
+/// [`read_input`] for the commands that only parse and verify (`verify`, `fmt`): a regular file
+/// of at least `driver::MAP_MIN` bytes is mapped instead of read, so its pages need not stay
+/// resident (`driver::SourceText`); if mapping fails it is read as usual.
+pub(super) fn read_text_input(path: &Path, io: &mut Io<'_>) -> Option<(String, TextInput)> {
+    if path.as_os_str() != "-" {
+        if let Ok(f) = std::fs::File::open(path) {
+            let big = f
+                .metadata()
+                .is_ok_and(|m| m.is_file() && m.len() >= driver::MAP_MIN);
+            if big {
+                let name = path.display().to_string();
+                match driver::SourceText::map_checked(&f) {
+                    Ok(Ok(text)) => return Some((name, TextInput::Mapped(text))),
+                    Ok(Err(bad)) => return Some((name, TextInput::Bytes(bad.prefix))),
+                    Err(_) => {}
+                }
+            }
+        }
+    }
+    read_input(path, io).map(|(name, bytes)| (name, TextInput::Bytes(bytes)))
+}
+
+/// `driver::check_source` or `driver::check_owned` on what [`read_text_input`] got.
+pub(super) fn check_input(
+    input: TextInput,
+    opts: &Options,
+) -> (driver::FileResult, Option<String>) {
+    match input {
+        TextInput::Mapped(text) => (driver::check_source(text, opts), None),
+        TextInput::Bytes(bytes) => driver::check_owned(bytes, opts),
     }
 }
 

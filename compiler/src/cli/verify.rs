@@ -7,17 +7,17 @@ use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
-use crate::diag::render::{diagnostic_json, render_human, render_json};
+use crate::diag::render::{diagnostic_json, render_human_indexed, render_json_indexed};
 use crate::diag::{sort_by_position, Diagnostic};
 use crate::driver::{self, ChunkResult, FileResult, LazyLines, Options, TargetChoice};
 use crate::target::Profile;
 
 use super::args::{self, ErrorFormat, VerifyArgs};
-use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use super::{check_input, read_text_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 
 pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
     let format = args::input_format(a.input_format, &a.file);
-    let Some((name, bytes)) = read_input(&a.file, io) else {
+    let Some((name, input)) = read_text_input(&a.file, io) else {
         return EXIT_USAGE;
     };
     let target = a.target.map_or(TargetChoice::Auto, |t| t.choice());
@@ -28,26 +28,29 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         parse_only: false,
         strict_ops: a.strict_ops,
     };
-    // The bytes move into `file.text`: a large input is held once.
-    let (file, undecodable) = driver::check_owned(bytes, &opts);
-    let code = report(
-        a,
-        io,
-        &name,
-        &file,
-        undecodable.as_deref().unwrap_or(&file.text),
-    );
+    // The text moves into `file.text` (read once, or mapped): a large input is held once.
+    let (file, undecodable) = check_input(input, &opts);
+    let code = match &undecodable {
+        Some(shown) => report(a, io, &name, &file, &LazyLines::new(shown)),
+        None => report(a, io, &name, &file, &file.text.lines()),
+    };
     super::release(file);
     code
 }
 
-/// Reports a checked file (`shown` is the text diagnostics are shown against) and returns the
-/// exit status.
-fn report(a: &VerifyArgs, io: &mut Io<'_>, name: &str, file: &FileResult, shown: &str) -> u8 {
+/// Reports a checked file (`index` is over the text diagnostics are shown against) and returns
+/// the exit status.
+fn report(
+    a: &VerifyArgs,
+    io: &mut Io<'_>,
+    name: &str,
+    file: &FileResult,
+    index: &LazyLines<'_>,
+) -> u8 {
     let target = a.target.map_or(TargetChoice::Auto, |t| t.choice());
     if a.verify_diagnostics {
         let failures = driver::match_directives(file);
-        emit(&failures, name, shown, a.error_format, io);
+        emit(&failures, name, index, a.error_format, io);
         return if failures.iter().any(Diagnostic::is_error) {
             EXIT_ERRORS
         } else {
@@ -56,8 +59,8 @@ fn report(a: &VerifyArgs, io: &mut Io<'_>, name: &str, file: &FileResult, shown:
     }
     if target == TargetChoice::All {
         let (text, ok) = match a.error_format {
-            ErrorFormat::Human => summary(file, name, shown, a.split_input_file),
-            ErrorFormat::Json => summary_json(file, name, shown, a.split_input_file),
+            ErrorFormat::Human => summary(file, name, index, a.split_input_file),
+            ErrorFormat::Json => summary_json(file, name, index, a.split_input_file),
         };
         io.out(&text);
         return if ok { EXIT_OK } else { EXIT_ERRORS };
@@ -83,7 +86,7 @@ fn report(a: &VerifyArgs, io: &mut Io<'_>, name: &str, file: &FileResult, shown:
         sort_by_position(&mut diags);
     }
     if !diags.is_empty() || a.error_format == ErrorFormat::Json {
-        emit(&diags, name, shown, a.error_format, io);
+        emit(&diags, name, index, a.error_format, io);
     }
     if file.has_errors() || lowering_failed {
         EXIT_ERRORS
@@ -100,7 +103,7 @@ pub(super) fn display_text<'f>(file: &'f FileResult, bytes: &'f [u8]) -> Cow<'f,
     if file.text.is_empty() && !bytes.is_empty() {
         driver::display_text(bytes)
     } else {
-        Cow::Borrowed(&file.text)
+        Cow::Borrowed(&*file.text)
     }
 }
 
@@ -115,14 +118,20 @@ pub(super) fn all_diagnostics(file: &FileResult) -> Vec<Diagnostic> {
     diags
 }
 
-fn emit(diags: &[Diagnostic], name: &str, text: &str, format: ErrorFormat, io: &mut Io<'_>) {
+fn emit(
+    diags: &[Diagnostic],
+    name: &str,
+    index: &LazyLines<'_>,
+    format: ErrorFormat,
+    io: &mut Io<'_>,
+) {
     match format {
         ErrorFormat::Human => {
-            let rendered = render_human(diags, name, text, io.color);
+            let rendered = render_human_indexed(diags, name, index, io.color);
             io.err(&rendered);
         }
         ErrorFormat::Json => {
-            let mut rendered = render_json(diags, name, text);
+            let mut rendered = render_json_indexed(diags, name, index);
             rendered.push('\n');
             io.out(&rendered);
         }
@@ -180,9 +189,13 @@ fn all_chunks_accepted(outcomes: &[Vec<ProfileOutcome<'_>>]) -> bool {
 /// profile, `accepted` or `rejected`, followed by one line per error of that profile,
 /// `  error[E0207] file:line:col: message`. Returns the text and whether every chunk is accepted
 /// by at least one profile.
-pub(super) fn summary(file: &FileResult, name: &str, text: &str, split: bool) -> (String, bool) {
+pub(super) fn summary(
+    file: &FileResult,
+    name: &str,
+    index: &LazyLines<'_>,
+    split: bool,
+) -> (String, bool) {
     let outcomes = outcomes(file);
-    let index = LazyLines::new(text);
     let mut out = String::new();
     for (i, chunk) in outcomes.iter().enumerate() {
         if split {
@@ -211,11 +224,10 @@ pub(super) fn summary(file: &FileResult, name: &str, text: &str, split: bool) ->
 pub(super) fn summary_json(
     file: &FileResult,
     name: &str,
-    text: &str,
+    index: &LazyLines<'_>,
     split: bool,
 ) -> (String, bool) {
     let outcomes = outcomes(file);
-    let index = LazyLines::new(text);
     let profiles = |chunk: &[ProfileOutcome<'_>]| -> Value {
         Value::Array(
             chunk
@@ -225,7 +237,7 @@ pub(super) fn summary_json(
                         "profile": p.profile.as_str(),
                         "accepted": p.accepted(),
                         "diagnostics": p.diagnostics.iter()
-                            .map(|d| diagnostic_json(d, name, &index))
+                            .map(|d| diagnostic_json(d, name, index))
                             .collect::<Vec<_>>(),
                     })
                 })

@@ -563,12 +563,23 @@ impl Windowed<'_> {
 
 /// Renders every diagnostic of one file, sorted by position.
 pub fn render_human(diags: &[Diagnostic], file_name: &str, text: &str, color: bool) -> String {
-    let index = LazyLines::new(text);
+    render_human_indexed(diags, file_name, &LazyLines::new(text), color)
+}
+
+/// [`render_human`] against the text of `index` (`SourceText::lines` of a mapped file gives
+/// back the pages its counting pass has read).
+pub fn render_human_indexed(
+    diags: &[Diagnostic],
+    file_name: &str,
+    index: &LazyLines<'_>,
+    color: bool,
+) -> String {
+    let text = index.text();
     let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
     sorted.sort_by_key(|d| (d.span.start, d.span.end));
     sorted
         .into_iter()
-        .map(|d| render_with(d, file_name, text, &index, color, Snippet::Window))
+        .map(|d| render_with(d, file_name, text, index, color, Snippet::Window))
         .collect()
 }
 
@@ -602,12 +613,16 @@ pub fn diagnostic_json(d: &Diagnostic, file_name: &str, index: &LazyLines<'_>) -
 
 /// `{"diagnostics":[...]}` for one file, sorted by position, as one line of text.
 pub fn render_json(diags: &[Diagnostic], file_name: &str, text: &str) -> String {
-    let index = LazyLines::new(text);
+    render_json_indexed(diags, file_name, &LazyLines::new(text))
+}
+
+/// [`render_json`] against the text of `index`.
+pub fn render_json_indexed(diags: &[Diagnostic], file_name: &str, index: &LazyLines<'_>) -> String {
     let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
     sorted.sort_by_key(|d| (d.span.start, d.span.end));
     let list: Vec<Value> = sorted
         .into_iter()
-        .map(|d| diagnostic_json(d, file_name, &index))
+        .map(|d| diagnostic_json(d, file_name, index))
         .collect();
     json!({ "diagnostics": list }).to_string()
 }

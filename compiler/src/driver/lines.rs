@@ -89,10 +89,21 @@ fn count_newlines(bytes: &[u8]) -> usize {
 
 /// A line index built on demand (module doc): `counts[k]` is the number of `\n` before byte
 /// `k * LAZY_BLOCK`, known for the blocks a query has reached.
-#[derive(Debug)]
 pub struct LazyLines<'t> {
     text: &'t str,
     counts: RefCell<Vec<usize>>,
+    /// Called with each block the counting pass has counted (`SourceText::lines`: a mapped
+    /// text gives those pages back).
+    release: Option<Box<dyn Fn(std::ops::Range<usize>) + 't>>,
+}
+
+impl std::fmt::Debug for LazyLines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyLines")
+            .field("len", &self.text.len())
+            .field("counts", &self.counts)
+            .finish()
+    }
 }
 
 impl<'t> LazyLines<'t> {
@@ -100,7 +111,22 @@ impl<'t> LazyLines<'t> {
         LazyLines {
             text,
             counts: RefCell::new(vec![0]),
+            release: None,
         }
+    }
+
+    /// [`LazyLines::new`], calling `release` with the byte range of each block once counted.
+    pub fn with_release(text: &'t str, release: Box<dyn Fn(std::ops::Range<usize>) + 't>) -> Self {
+        LazyLines {
+            text,
+            counts: RefCell::new(vec![0]),
+            release: Some(release),
+        }
+    }
+
+    /// The text the index is over.
+    pub fn text(&self) -> &'t str {
+        self.text
     }
 
     /// Extends the checkpoints until block `block` is known or the text ends; returns how many
@@ -116,6 +142,9 @@ impl<'t> LazyLines<'t> {
             }
             let last = counts[k - 1];
             counts.push(last + count_newlines(&bytes[start..k * LAZY_BLOCK]));
+            if let Some(release) = &self.release {
+                release(start..k * LAZY_BLOCK);
+            }
         }
         counts.len()
     }

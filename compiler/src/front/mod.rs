@@ -48,8 +48,21 @@ pub fn parse_module_with(
     format: InputFormat,
     strict_ops: bool,
 ) -> ParseOutput {
+    parse_module_consumed(chunk, base, format, strict_ops, None)
+}
+
+/// [`parse_module_with`], telling `consumed` the absolute offset of each top-level statement
+/// the `.pto` parser starts: the text before it is not read again while parsing (only a
+/// diagnostic may look back). The driver gives a mapped file's pages back there.
+pub fn parse_module_consumed(
+    chunk: &str,
+    base: usize,
+    format: InputFormat,
+    strict_ops: bool,
+    consumed: Option<&dyn Fn(usize)>,
+) -> ParseOutput {
     match format {
-        InputFormat::Pto => parse_pto(chunk, base, strict_ops),
+        InputFormat::Pto => parse_pto(chunk, base, strict_ops, consumed),
         InputFormat::PtoAsm => asm::parse_asm(chunk, base),
     }
 }
@@ -64,12 +77,18 @@ pub(crate) fn lex_code(e: &LexError) -> Code {
     }
 }
 
-fn parse_pto(chunk: &str, base: usize, strict_ops: bool) -> ParseOutput {
+fn parse_pto(
+    chunk: &str,
+    base: usize,
+    strict_ops: bool,
+    consumed: Option<&dyn Fn(usize)>,
+) -> ParseOutput {
     let stream = lexer::TokenStream::new(chunk, base, lexer::LexMode::Mlir);
     // Token slices handed to the chumsky grammars live as long as the parse (parser::Grammars).
     let arena = bumpalo::Bump::new();
     let mut p = parser::Parser::new(stream, chunk, base, &arena);
     p.strict_ops = strict_ops;
+    p.consumed = consumed;
     p.parse_file();
     let (module, mut diagnostics) = p.finish();
     crate::diag::sort_by_position(&mut diagnostics);

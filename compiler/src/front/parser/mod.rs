@@ -137,6 +137,8 @@ pub(crate) struct Parser<'s> {
     pending_args: Vec<(&'s str, Span)>,
     /// The chunk's alias definitions (`alias`).
     aliases: alias::Aliases,
+    /// Told the byte offset of each top-level statement start (`front::parse_module_consumed`).
+    pub(crate) consumed: Option<&'s dyn Fn(usize)>,
 }
 
 impl<'s> Parser<'s> {
@@ -188,6 +190,7 @@ impl<'s> Parser<'s> {
             strict_ops: false,
             pending_args: Vec::new(),
             aliases: alias::Aliases::default(),
+            consumed: None,
         }
     }
 
@@ -224,6 +227,10 @@ impl<'s> Parser<'s> {
     /// `prev_span`), so memory stays bounded by one statement.
     fn drop_before(&mut self, start: usize) {
         self.buf.borrow_mut().drop_before(start);
+        if let Some(consumed) = self.consumed {
+            let at = self.span_at(start).start;
+            consumed(at);
+        }
     }
 
     fn set_stmt(&mut self, start: usize) {
