@@ -455,3 +455,48 @@ fn invalid_utf8_json_has_line_and_column() {
         (Some(2), Some(9))
     );
 }
+
+/// A file of at least `driver::MAP_MIN` bytes is mapped, not read (`driver::SourceText`): the
+/// diagnostics, JSON and `fmt` output are those of the same bytes read from stdin, for an error
+/// on the last line and for invalid UTF-8 near the end.
+#[test]
+fn large_mapped_file_reports_as_stdin() {
+    let op = "  pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x16xf16>) {rmode = #pto<round_mode RINT>}\n";
+    let head =
+        "func.func @f(%a: !pto.tile_buf<vec, 16x16xf32>, %b: !pto.tile_buf<vec, 16x16xf16>) {\n";
+    let min = ptoc::driver::MAP_MIN as usize;
+    let mut text = String::with_capacity(min + 4096);
+    text.push_str(head);
+    while text.len() < min + 1024 {
+        text.push_str(op);
+    }
+    let good = format!("{text}  return\n}}\n");
+    let bad = format!("{text}{}  return\n}}\n", op.replace("RINT", "BOGUS"));
+    let mut not_utf8 = good.clone().into_bytes();
+    let at = not_utf8.len() - 20;
+    not_utf8[at] = 0xff;
+    for (name, bytes) in [
+        ("good.pto", good.as_bytes()),
+        ("bad.pto", bad.as_bytes()),
+        ("notutf8.pto", &not_utf8[..]),
+    ] {
+        assert!(bytes.len() as u64 >= ptoc::driver::MAP_MIN);
+        let p = file("mapped", name, bytes);
+        let path = p.to_str().unwrap();
+        for args in [
+            &["verify", "--target", "cpu"][..],
+            &["verify", "--target", "cpu", "--error-format", "json"],
+            &["fmt"],
+        ] {
+            let mapped = run(&[args, &[path]].concat());
+            let read = run_stdin(&[args, &["-"]].concat(), bytes);
+            let unname = |s: String| s.replace(path, "<stdin>");
+            assert_eq!(mapped.status.code(), read.status.code(), "{name} {args:?}");
+            assert_eq!(unname(err(&mapped)), err(&read), "{name} {args:?}");
+            assert_eq!(unname(out(&mapped)), out(&read), "{name} {args:?}");
+        }
+        let o = run(&["verify", "--target", "cpu", path]);
+        let want = if name == "good.pto" { Some(0) } else { Some(1) };
+        assert_eq!(o.status.code(), want, "{name}: {}", err(&o));
+    }
+}

@@ -31,7 +31,7 @@ fn file(text: &str, split: bool, parse: Vec<Vec<Diagnostic>>) -> FileResult {
         })
         .collect();
     FileResult {
-        text: text.to_string(),
+        text: text.to_string().into(),
         chunks,
         file_diagnostics: Vec::new(),
     }
@@ -204,7 +204,7 @@ fn the_auto_profile_counts_when_all_are_verified() {
         },
     };
     let f = FileResult {
-        text: text.to_string(),
+        text: text.to_string().into(),
         chunks: vec![ChunkResult {
             range: 0..text.len(),
             module: Some(module),

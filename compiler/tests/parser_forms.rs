@@ -540,7 +540,7 @@ fn other_custom_forms() {
         }
     );
     assert_eq!(m.op(at[0]).operands.len(), 3);
-    assert_eq!(m.op(at[0]).operand_types, vec![None, None, None]);
+    assert_eq!(m.op(at[0]).operand_types.to_vec(), vec![None, None, None]);
     assert!(matches!(
         m.value_type(m.op(at[1]).results[0]),
         Type::TileBuf(_)
@@ -864,9 +864,7 @@ fn known_ops_in_generic_form_become_typed() {
     let c = ops_where(&m, |k| matches!(k, OpKind::ArithConstant { .. }))[0];
     assert!(matches!(
         &m.op(c).kind,
-        OpKind::ArithConstant {
-            value: Attr::Int { value: 4, .. }
-        }
+        OpKind::ArithConstant { value } if matches!(**value, Attr::Int { value: 4, .. })
     ));
     assert_eq!(ops_where(&m, |k| matches!(k, OpKind::VecScope)).len(), 1);
     roundtrip(src, InputFormat::Pto);

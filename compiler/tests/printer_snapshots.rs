@@ -4,6 +4,7 @@
 use indexmap::IndexMap;
 use ptoc::diag::Span;
 use ptoc::ir::printer::{print_attr, print_module, print_type};
+use ptoc::ir::smallvec;
 use ptoc::ir::types::{AddrSpace, BLayout, Loc, MaskGranularity, SLayout, Signedness, TileBufType};
 use ptoc::ir::{
     Attr, AttrDict, Dim, FuncOp, GenericOp, Module, OpData, OpId, OpKind, OpSpans, Part, RegionId,
@@ -52,9 +53,9 @@ impl B {
     ) -> (OpId, Vec<ValueId>) {
         let data = OpData {
             kind,
-            operands: operands.to_vec(),
-            operand_types: vec![None; operands.len()],
-            results: Vec::new(),
+            operands: operands.into(),
+            operand_types: smallvec![None; operands.len()],
+            results: Default::default(),
             result_groups: results
                 .iter()
                 .map(|(n, _)| ResultGroup {
@@ -63,15 +64,15 @@ impl B {
                     explicit_count: false,
                 })
                 .collect(),
-            regions: Vec::new(),
-            attrs,
+            regions: Default::default(),
+            attrs: attrs.into(),
             parent,
         };
         let id = self.m.push_op(data, OpSpans::default());
         let tys: Vec<TypeId> = results.iter().map(|(_, t)| *t).collect();
         self.m.add_results(id, &tys, &[]);
         let res = self.m.op(id).results.clone();
-        (id, res)
+        (id, res.to_vec())
     }
     /// A `func.func` with a body; returns (op, body region, args).
     fn func(
@@ -84,14 +85,14 @@ impl B {
         let body = self.m.body;
         let (op, _) = self.op(
             body,
-            OpKind::Func(FuncOp {
+            OpKind::Func(Box::new(FuncOp {
                 sym: sym.to_string(),
                 visibility: None,
                 result_types: results.to_vec(),
                 arg_attrs: vec![None; args.len()],
                 decl_arg_types: Vec::new(),
                 has_body: true,
-            }),
+            })),
             &[],
             &[],
             attrs,
@@ -150,10 +151,10 @@ fn conversion_kernel() {
     let (_, c0) = b.op(
         body,
         OpKind::ArithConstant {
-            value: Attr::Int {
+            value: Box::new(Attr::Int {
                 value: 0,
                 ty: Some(index),
-            },
+            }),
         },
         &[],
         &[("%c0", index)],
@@ -162,10 +163,10 @@ fn conversion_kernel() {
     let (_, c16) = b.op(
         body,
         OpKind::ArithConstant {
-            value: Attr::Int {
+            value: Box::new(Attr::Int {
                 value: 16,
                 ty: Some(index),
-            },
+            }),
         },
         &[],
         &[("%c16", index)],
@@ -324,11 +325,11 @@ fn conversion_kernel() {
     // Unknown op: generic form, attrs sorted, properties kept apart.
     b.op(
         body,
-        OpKind::Generic(GenericOp {
+        OpKind::Generic(Box::new(GenericOp {
             name: "pto.barrier".into(),
             properties: Some(dict(&[("b", Attr::Bool(true))])),
             attrs_written: true,
-        }),
+        })),
         &[],
         &[],
         dict(&[
@@ -361,14 +362,14 @@ fn empty_module_and_declarations() {
     let body = b.m.body;
     b.op(
         body,
-        OpKind::Func(FuncOp {
+        OpKind::Func(Box::new(FuncOp {
             sym: "ext".into(),
             visibility: Some("private".into()),
             result_types: vec![i32t, i32t],
             arg_attrs: vec![Some(dict(&[("pto.k", Attr::Unit)])), None],
             decl_arg_types: vec![i32t, i32t],
             has_body: false,
-        }),
+        })),
         &[],
         &[],
         AttrDict::new(),
@@ -427,11 +428,11 @@ fn type_spellings() {
     });
     let func1 = b.ty(Type::Function {
         inputs: vec![i32t, ptr],
-        results: vec![i32t],
+        results: vec![i32t].into(),
     });
     let func2 = b.ty(Type::Function {
         inputs: vec![],
-        results: vec![func1],
+        results: vec![func1].into(),
     });
     let opaque = b.ty(Type::Opaque("memref<4x?xf32, strided<[?, 1]>>".into()));
     let printed: Vec<String> = [all, none, tile_noloc, tile_valid, ptr, func1, func2, opaque]
@@ -525,21 +526,22 @@ fn result_groups_and_generic_regions() {
     let (_, body, args) = b.func("loop", &[("%n", idx)], &[], AttrDict::new());
     // `%r:2 = "test.pair"(...)` and a use of `%r#1`.
     let data = OpData {
-        kind: OpKind::Generic(GenericOp {
+        kind: OpKind::Generic(Box::new(GenericOp {
             name: "test.pair".into(),
             properties: None,
             attrs_written: false,
-        }),
-        operands: vec![args[0]],
-        operand_types: vec![Some(idx)],
-        results: Vec::new(),
+        })),
+        operands: vec![args[0]].into(),
+        operand_types: vec![Some(idx)].into(),
+        results: Default::default(),
         result_groups: vec![ResultGroup {
             name: "%r".into(),
             count: 2,
             explicit_count: true,
-        }],
-        regions: Vec::new(),
-        attrs: AttrDict::new(),
+        }]
+        .into(),
+        regions: Default::default(),
+        attrs: Default::default(),
         parent: body,
     };
     let pair = b.m.push_op(data, OpSpans::default());
@@ -547,11 +549,11 @@ fn result_groups_and_generic_regions() {
     let r1 = b.m.op(pair).results[1];
     let (for_op, _) = b.op(
         body,
-        OpKind::Generic(GenericOp {
+        OpKind::Generic(Box::new(GenericOp {
             name: "scf.for".into(),
             properties: None,
             attrs_written: false,
-        }),
+        })),
         &[r1, args[0], r1],
         &[],
         AttrDict::new(),
@@ -562,11 +564,11 @@ fn result_groups_and_generic_regions() {
     let iv = b.m.add_region_arg(region, "%i", idx, Span::default());
     b.op(
         region,
-        OpKind::Generic(GenericOp {
+        OpKind::Generic(Box::new(GenericOp {
             name: "scf.yield".into(),
             properties: None,
             attrs_written: true,
-        }),
+        })),
         &[],
         &[],
         AttrDict::new(),
@@ -582,12 +584,12 @@ fn dangling_handles_do_not_panic() {
     let body = b.m.body;
     let data = OpData {
         kind: OpKind::Return,
-        operands: vec![ValueId(99)],
-        operand_types: vec![Some(TypeId(42))],
-        results: Vec::new(),
-        result_groups: Vec::new(),
-        regions: vec![RegionId(77)],
-        attrs: AttrDict::new(),
+        operands: vec![ValueId(99)].into(),
+        operand_types: vec![Some(TypeId(42))].into(),
+        results: Default::default(),
+        result_groups: Default::default(),
+        regions: vec![RegionId(77)].into(),
+        attrs: Default::default(),
         parent: body,
     };
     b.m.push_op(data, OpSpans::default());

@@ -579,7 +579,7 @@ fn malformed_ir_does_not_panic() {
     let _ = run(&m, A2a3);
     let mut m = Tcvt::new(tb(16, 16, f32()), tb(16, 16, f16())).build();
     if let Some(op) = m.ops.last_mut() {
-        op.operand_types = vec![Some(ptoc::ir::TypeId(999)), None];
+        op.operand_types = vec![Some(ptoc::ir::TypeId(999)), None].into();
     }
     let _ = run(&m, Cpu);
 }

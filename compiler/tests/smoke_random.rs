@@ -230,7 +230,7 @@ fn hostile_inputs_get_small_diagnostics() {
             let shown = if file.text.is_empty() {
                 ptoc::driver::display_text(&input).into_owned()
             } else {
-                file.text.clone()
+                file.text.to_string()
             };
             let human = render_human(&diags, "f.pto", &shown, false);
             let json = render_json(&diags, "f.pto", &shown);

@@ -44,14 +44,14 @@ impl B {
     fn func(&mut self, sym: &str, results: &[TypeId]) -> (OpId, RegionId) {
         let body = self.m.body;
         let op = self.op(
-            OpKind::Func(FuncOp {
+            OpKind::Func(Box::new(FuncOp {
                 sym: sym.into(),
                 visibility: None,
                 result_types: results.to_vec(),
                 arg_attrs: Vec::new(),
                 decl_arg_types: Vec::new(),
                 has_body: true,
-            }),
+            })),
             body,
             &[],
             &[],
@@ -92,7 +92,7 @@ impl B {
             kind,
             operands: operands.iter().map(|o| o.0).collect(),
             operand_types: operands.iter().map(|o| o.1).collect(),
-            results: Vec::new(),
+            results: Default::default(),
             result_groups: groups
                 .iter()
                 .map(|&(n, c)| ResultGroup {
@@ -101,7 +101,7 @@ impl B {
                     explicit_count: c != 1,
                 })
                 .collect(),
-            regions: Vec::new(),
+            regions: Default::default(),
             attrs: Default::default(),
             parent,
         };
@@ -148,11 +148,11 @@ impl B {
 }
 
 fn generic(name: &str) -> OpKind {
-    OpKind::Generic(ptoc::ir::GenericOp {
+    OpKind::Generic(Box::new(ptoc::ir::GenericOp {
         name: name.into(),
         properties: None,
         attrs_written: false,
-    })
+    }))
 }
 
 fn messages(d: &[Diagnostic]) -> Vec<String> {

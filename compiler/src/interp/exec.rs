@@ -193,7 +193,7 @@ impl<'m> Machine<'m> {
     fn step(&mut self, op: OpId) -> Res<Option<Vec<ValueId>>> {
         let data = self.module.op(op);
         match &data.kind {
-            OpKind::Return => return Ok(Some(data.operands.clone())),
+            OpKind::Return => return Ok(Some(data.operands.to_vec())),
             OpKind::VecScope => {
                 if let Some(&r) = data.regions.first() {
                     return self.run_region(r);

@@ -1,16 +1,232 @@
 //! IR attributes (syntax.md §4): the general attribute value and the typed attributes of the
 //! conversion ops.
 //!
-//! Dictionaries are [`AttrDict`] (insertion-ordered; the printer sorts where D-25 says so).
+//! Dictionaries are [`AttrDict`] (insertion-ordered; the printer sorts where D-25 says so). An
+//! op holds its dictionary as [`OpAttrs`] (one pointer, nothing allocated while empty) and the
+//! spans of its attributes as [`AttrSpans`] (inline for one entry, keys shared as [`AttrKey`]).
 //! Floats are stored as the f64 they spell, by bits, so attributes are `Eq`. Opaque dialect
 //! attributes (`#foo<...>`, `dense<...>`) keep their verbatim text (D-9).
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
+use smallvec::SmallVec;
 
 use super::types::TypeId;
+use crate::diag::Span;
 
 /// Ordered attribute dictionary.
 pub type AttrDict = IndexMap<String, Attr>;
+
+/// An attribute key shared between the parser's dictionary cache and every op that writes the
+/// same dictionary: cloning it costs a reference count, not an allocation.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AttrKey(Arc<str>);
+
+impl AttrKey {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for AttrKey {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for AttrKey {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for AttrKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for AttrKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for AttrKey {
+    fn from(s: &str) -> Self {
+        AttrKey(s.into())
+    }
+}
+
+impl From<String> for AttrKey {
+    fn from(s: String) -> Self {
+        AttrKey(s.into())
+    }
+}
+
+impl From<&AttrKey> for AttrKey {
+    fn from(k: &AttrKey) -> Self {
+        k.clone()
+    }
+}
+
+impl From<AttrKey> for String {
+    fn from(k: AttrKey) -> String {
+        k.0.to_string()
+    }
+}
+
+impl PartialEq<str> for AttrKey {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for AttrKey {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for AttrKey {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+/// The spans of an op's attributes, `key = value` by key, in insertion order (the part of an
+/// `IndexMap<String, Span>` the IR uses). One entry is held inline.
+#[derive(Clone, Default, PartialEq)]
+pub struct AttrSpans(SmallVec<[(AttrKey, Span); 1]>);
+
+impl AttrSpans {
+    pub fn new() -> Self {
+        AttrSpans::default()
+    }
+
+    /// Sets the span of `key`, keeping its position if present; returns the old span.
+    pub fn insert(&mut self, key: impl Into<AttrKey>, span: Span) -> Option<Span> {
+        let key = key.into();
+        if let Some(slot) = self.0.iter_mut().find(|(k, _)| *k == key) {
+            return Some(std::mem::replace(&mut slot.1, span));
+        }
+        self.0.push((key, span));
+        None
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Span> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, s)| s)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&AttrKey, &Span)> {
+        self.0.iter().map(|(k, s)| (k, s))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &AttrKey> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+}
+
+impl std::ops::Index<&str> for AttrSpans {
+    type Output = Span;
+    /// The span of `key`; panics if absent (as `IndexMap`'s index does).
+    fn index(&self, key: &str) -> &Span {
+        self.get(key).expect("AttrSpans: no span for this key")
+    }
+}
+
+impl std::fmt::Debug for AttrSpans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Into<AttrKey>> FromIterator<(K, Span)> for AttrSpans {
+    fn from_iter<I: IntoIterator<Item = (K, Span)>>(iter: I) -> Self {
+        let mut out = AttrSpans::new();
+        for (k, s) in iter {
+            out.insert(k, s);
+        }
+        out
+    }
+}
+
+/// An op's attribute dictionary: one pointer, and no allocation while empty (most ops keep
+/// their attributes in their kind). Reads and writes go through [`AttrDict`] by deref; a write
+/// allocates the dictionary.
+#[derive(Clone, Default)]
+pub struct OpAttrs(Option<Box<AttrDict>>);
+
+fn empty_dict() -> &'static AttrDict {
+    static EMPTY: std::sync::OnceLock<AttrDict> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(AttrDict::new)
+}
+
+impl OpAttrs {
+    pub fn new() -> Self {
+        OpAttrs(None)
+    }
+}
+
+impl std::ops::Deref for OpAttrs {
+    type Target = AttrDict;
+    fn deref(&self) -> &AttrDict {
+        match &self.0 {
+            Some(d) => d,
+            None => empty_dict(),
+        }
+    }
+}
+
+impl std::ops::DerefMut for OpAttrs {
+    fn deref_mut(&mut self) -> &mut AttrDict {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl From<AttrDict> for OpAttrs {
+    fn from(d: AttrDict) -> Self {
+        OpAttrs((!d.is_empty()).then(|| Box::new(d)))
+    }
+}
+
+impl PartialEq for OpAttrs {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for OpAttrs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<'a> IntoIterator for &'a OpAttrs {
+    type Item = (&'a String, &'a Attr);
+    type IntoIter = indexmap::map::Iter<'a, String, Attr>;
+    fn into_iter(self) -> Self::IntoIter {
+        (**self).iter()
+    }
+}
 
 /// `#pto<round_mode X>` / `#pto.round_mode<CAST_X>`. `Rint` and `CastRint` stay distinct
 /// values (D-18) with the same meaning.

@@ -5,6 +5,11 @@
 //! uniform part ([`OpData`]: operands, written operand types, results, regions, extra
 //! attributes) that structural passes walk without knowing the op.
 //!
+//! Memory: a large file's IR is millions of ops, so an op is kept small (docs/performance.md, "IR
+//! memory"): rare large kinds are boxed, short lists sit inline ([`SmallVec`]) or cost one
+//! pointer when empty ([`ThinVec`], [`OpAttrs`]), and attribute spans share their keys
+//! ([`AttrKey`]).
+//!
 //! Invariants the builder (front end) guarantees and passes rely on:
 //! - every `OpData.operands[i]` is a valid `ValueId`; a use whose name could not be bound
 //!   points at a value with [`ValueDef::Unresolved`] (the structural verifier reports it);
@@ -18,12 +23,17 @@ pub mod attrs;
 pub mod printer;
 pub mod types;
 
-pub use attrs::{Attr, AttrDict, Part, Rnd, RoundMode, VSat};
+pub use attrs::{Attr, AttrDict, AttrKey, AttrSpans, OpAttrs, Part, Rnd, RoundMode, VSat};
+pub use smallvec::{smallvec, SmallVec};
+pub use thin_vec::{thin_vec, ThinVec};
 pub use types::{Dim, ScalarType, TileView, Type, TypeId, TypeTable};
 
-use indexmap::IndexMap;
-
 use crate::diag::Span;
+
+/// An op's operands (four inline, no allocation for the usual op).
+pub type ValueList = SmallVec<[ValueId; 4]>;
+/// An op's written operand types (two inline).
+pub type OperandTypes = SmallVec<[Option<TypeId>; 2]>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ValueId(pub u32);
@@ -220,7 +230,7 @@ pub enum TokClass {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogOp {
     pub row: u16,
-    pub segments: Box<[u32]>,
+    pub segments: ThinVec<u32>,
 }
 
 /// A custom-form op that is in no row of the op catalog, kept as an opaque statement (syntax.md
@@ -249,9 +259,9 @@ pub struct ModuleOp {
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpKind {
     /// `func.func`; body (if any) is `regions[0]`, whose arguments are the function arguments.
-    Func(FuncOp),
+    Func(Box<FuncOp>),
     /// A nested module; body is `regions[0]`.
-    Module(ModuleOp),
+    Module(Box<ModuleOp>),
     /// `return` / `func.return`; operands are the returned values.
     Return,
     Tcvt(TcvtOp),
@@ -259,7 +269,7 @@ pub enum OpKind {
     Vcvt(VcvtOp),
     /// One result; the literal.
     ArithConstant {
-        value: Attr,
+        value: Box<Attr>,
     },
     /// Operands: `addr`, `valid_row`, `valid_col` where present (flags say which).
     AllocTile {
@@ -280,7 +290,7 @@ pub enum OpKind {
     },
     Pset {
         granularity: types::MaskGranularity,
-        pattern: String,
+        pattern: Box<str>,
     },
     /// Operand `[count]`; results `[mask, i32]`.
     Plt {
@@ -296,26 +306,26 @@ pub enum OpKind {
     VBinary(VBinaryKind),
     /// `regions[0]` is the body; no terminator.
     VecScope,
-    Generic(GenericOp),
+    Generic(Box<GenericOp>),
     /// An op of the op catalog (`front::catalog`) without a dedicated kind.
     Catalog(CatalogOp),
     /// An unknown op in custom form; operands are its value uses in textual order.
-    Opaque(OpaqueOp),
+    Opaque(Box<OpaqueOp>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpData {
     pub kind: OpKind,
-    pub operands: Vec<ValueId>,
+    pub operands: ValueList,
     /// Type written for each operand (custom form or generic function type); `None` where the
     /// form writes none (e.g. `alloc_tile addr = %a`).
-    pub operand_types: Vec<Option<TypeId>>,
-    pub results: Vec<ValueId>,
-    pub result_groups: Vec<ResultGroup>,
-    pub regions: Vec<RegionId>,
+    pub operand_types: OperandTypes,
+    pub results: ThinVec<ValueId>,
+    pub result_groups: ThinVec<ResultGroup>,
+    pub regions: ThinVec<RegionId>,
     /// Extra attributes: discardable (dotted) keys on known ops, every attribute of a generic
     /// op, the `attributes {...}` of a function.
-    pub attrs: AttrDict,
+    pub attrs: OpAttrs,
     pub parent: RegionId,
 }
 
@@ -353,13 +363,13 @@ pub struct OpSpans {
     /// The op name token.
     pub name: Span,
     /// Each operand use (the value token).
-    pub operands: Vec<Span>,
+    pub operands: SmallVec<[Span; 2]>,
     /// Each written operand type, where written.
-    pub operand_types: Vec<Option<Span>>,
+    pub operand_types: SmallVec<[Option<Span>; 2]>,
     /// Each result type as written.
-    pub result_types: Vec<Span>,
+    pub result_types: ThinVec<Span>,
     /// Attribute key → span of `key = value`.
-    pub attrs: IndexMap<String, Span>,
+    pub attrs: AttrSpans,
 }
 
 /// The span side table, indexed by handle.
@@ -378,7 +388,7 @@ pub struct Module {
     pub name: Option<String>,
     /// `module attributes {...}` (includes `pto.target_arch`).
     pub attrs: AttrDict,
-    pub attrs_span: IndexMap<String, Span>,
+    pub attrs_span: AttrSpans,
     /// The chunk's top-level items are the body's ops, at least one of them a module (several
     /// top-level modules, or a module beside other items): MLIR reads them into an implicit
     /// module, and the printer prints them back bare, without a `module` wrapper. `name` and
@@ -509,10 +519,8 @@ impl Module {
         v
     }
 
-    /// Appends `data` to the end of `data.parent` and records its spans. The op's lists are cut
-    /// to their length first (a builder's `Vec` grows to 4 entries; kept as built, the operand
-    /// and span lists and the attribute-span map cost about 200 bytes more per op, a fifth of
-    /// the IR of a large file; `docs/performance.md`).
+    /// Appends `data` to the end of `data.parent` and records its spans. Lists that outgrew
+    /// their inline room are cut to their length first.
     pub fn push_op(&mut self, mut data: OpData, mut spans: OpSpans) -> OpId {
         data.operands.shrink_to_fit();
         data.operand_types.shrink_to_fit();
@@ -531,7 +539,7 @@ impl Module {
     pub fn add_results(&mut self, op: OpId, types: &[TypeId], spans: &[Span]) {
         let groups = self.ops[op.0 as usize].result_groups.clone();
         let mut index = 0u32;
-        let mut results = Vec::with_capacity(types.len());
+        let mut results = ThinVec::with_capacity(types.len());
         for g in &groups {
             for k in 0..g.count {
                 let ty = types.get(index as usize).copied().unwrap_or(TypeId(0));
@@ -690,6 +698,31 @@ impl Module {
             }
         }
         out
+    }
+}
+
+/// Sizes the memory budget of a large file depends on (docs/performance.md, "IR memory").
+#[cfg(all(test, target_pointer_width = "64"))]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn op_sizes_stay_small() {
+        assert!(
+            std::mem::size_of::<OpKind>() <= 32,
+            "{}",
+            std::mem::size_of::<OpKind>()
+        );
+        assert!(
+            std::mem::size_of::<OpData>() <= 128,
+            "{}",
+            std::mem::size_of::<OpData>()
+        );
+        assert!(
+            std::mem::size_of::<OpSpans>() <= 184,
+            "{}",
+            std::mem::size_of::<OpSpans>()
+        );
     }
 }
 

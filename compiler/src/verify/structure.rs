@@ -682,7 +682,7 @@ impl<'a> Checker<'a> {
         let op_span = spans.map(|s| s.op).unwrap_or_default();
         let func_result_spans: Vec<Span> = self
             .op_spans(func)
-            .map(|s| s.result_types.clone())
+            .map(|s| s.result_types.to_vec())
             .unwrap_or_default();
         let func_result_span = |i: usize| func_result_spans.get(i).copied();
         if data.operands.len() != f.result_types.len() {

@@ -168,16 +168,17 @@ impl Tcvt {
                             valid_row: false,
                             valid_col: false,
                         },
-                        operands: vec![],
-                        operand_types: vec![],
-                        results: vec![],
+                        operands: Default::default(),
+                        operand_types: Default::default(),
+                        results: Default::default(),
                         result_groups: vec![ResultGroup {
                             name: "%d".into(),
                             count: 1,
                             explicit_count: false,
-                        }],
-                        regions: vec![],
-                        attrs,
+                        }]
+                        .into(),
+                        regions: Default::default(),
+                        attrs: attrs.into(),
                         parent: body,
                     },
                     OpSpans::default(),
@@ -203,11 +204,15 @@ impl Tcvt {
                 .enumerate()
                 .map(|(i, _)| Some(TY[i]))
                 .collect(),
-            result_types: if self.ssa { vec![RES_TY] } else { vec![] },
+            result_types: if self.ssa {
+                vec![RES_TY].into()
+            } else {
+                Default::default()
+            },
             attrs: Default::default(),
         };
         if self.rmode.is_some() {
-            spans.attrs.insert("rmode".into(), RMODE);
+            spans.attrs.insert("rmode", RMODE);
         }
         if self.sat.is_some() {
             let key = if self.legacy_sat_key {
@@ -215,7 +220,7 @@ impl Tcvt {
             } else {
                 "satmode"
             };
-            spans.attrs.insert(key.into(), SAT);
+            spans.attrs.insert(key, SAT);
         }
         let op = m.push_op(
             OpData {
@@ -232,19 +237,20 @@ impl Tcvt {
                         legacy_key: self.legacy_sat_key,
                     }),
                 }),
-                operands,
-                operand_types,
-                results: vec![],
+                operands: operands.into(),
+                operand_types: operand_types.into(),
+                results: Default::default(),
                 result_groups: if self.ssa {
                     vec![ResultGroup {
                         name: "%r".into(),
                         count: 1,
                         explicit_count: false,
                     }]
+                    .into()
                 } else {
-                    vec![]
+                    Default::default()
                 },
-                regions: vec![],
+                regions: Default::default(),
                 attrs: Default::default(),
                 parent: body,
             },
@@ -321,19 +327,19 @@ impl Vcvt {
         let mut spans = OpSpans {
             op: OP,
             name: NAME,
-            operands: vec![Span::new(200, 205), Span::new(210, 215)],
-            operand_types: vec![Some(TY[0]), Some(TY[1])],
-            result_types: vec![RES_TY],
+            operands: vec![Span::new(200, 205), Span::new(210, 215)].into(),
+            operand_types: vec![Some(TY[0]), Some(TY[1])].into(),
+            result_types: vec![RES_TY].into(),
             attrs: Default::default(),
         };
         if self.rnd.is_some() {
-            spans.attrs.insert(self.rnd_key.into(), RND);
+            spans.attrs.insert(self.rnd_key, RND);
         }
         if self.sat.is_some() {
-            spans.attrs.insert("sat".into(), VSAT);
+            spans.attrs.insert("sat", VSAT);
         }
         if self.part.is_some() {
-            spans.attrs.insert("part".into(), PART);
+            spans.attrs.insert("part", PART);
         }
         let op = m.push_op(
             OpData {
@@ -342,15 +348,16 @@ impl Vcvt {
                     sat: self.sat,
                     part: self.part,
                 }),
-                operands: vec![a, b],
-                operand_types: vec![Some(it), Some(mt)],
-                results: vec![],
+                operands: vec![a, b].into(),
+                operand_types: vec![Some(it), Some(mt)].into(),
+                results: Default::default(),
                 result_groups: vec![ResultGroup {
                     name: "%r".into(),
                     count: 1,
                     explicit_count: false,
-                }],
-                regions: vec![],
+                }]
+                .into(),
+                regions: Default::default(),
                 attrs: Default::default(),
                 parent: body,
             },

@@ -277,7 +277,7 @@ pub fn build_kind(id: RowId, segs: &[u32], attrs: &mut AttrDict) -> OpKind {
         (Build::Pset, _) => match attrs.shift_remove("pattern") {
             Some(Attr::Str(pattern)) => OpKind::Pset {
                 granularity: granularity(name),
-                pattern,
+                pattern: pattern.into(),
             },
             other => {
                 if let Some(v) = other {
@@ -353,7 +353,7 @@ pub fn row_of(kind: &OpKind) -> Option<RowOf> {
         } => Some(RowOf {
             row: first_row(kind_name(*granularity, "pto.pset_"))?,
             segments: Vec::new(),
-            attrs: vec![("pattern", Attr::Str(pattern.clone()))],
+            attrs: vec![("pattern", Attr::Str(pattern.to_string()))],
         }),
         OpKind::Plt { granularity } => plain(kind_name(*granularity, "pto.plt_"), vec![1]),
         OpKind::Vlds => plain("pto.vlds", vec![1, 1]),

@@ -37,7 +37,8 @@ use crate::diag::Span;
 use crate::front::error::ParseError;
 use crate::front::lexer::Tok;
 use crate::ir::{
-    FuncOp, OpData, OpKind, Part, RegionId, ResultGroup, Rnd, TypeId, VSat, ValueId, VcvtOp,
+    smallvec, thin_vec, FuncOp, OpData, OpKind, Part, RegionId, ResultGroup, Rnd, TypeId, VSat,
+    ValueId, VcvtOp,
 };
 
 /// What a register holds now.
@@ -324,14 +325,14 @@ impl<'s> Parser<'s> {
         let nargs = self.m.regions[body.0 as usize].args.len();
         let first = st.first_span.unwrap_or(eof);
         let mut func = OpParts::new(
-            OpKind::Func(FuncOp {
+            OpKind::Func(Box::new(FuncOp {
                 sym: st.sym.unwrap_or_else(|| "main".to_string()),
                 visibility: None,
                 result_types,
                 arg_attrs: vec![None; nargs],
                 decl_arg_types: Vec::new(),
                 has_body: true,
-            }),
+            })),
             first,
         );
         func.spans.op = first.join(eof);
@@ -352,10 +353,10 @@ impl<'s> Parser<'s> {
             kind: parts.kind,
             operands: parts.operands,
             operand_types: parts.operand_types,
-            results: Vec::new(),
-            result_groups: Vec::new(),
+            results: Default::default(),
+            result_groups: Default::default(),
             regions,
-            attrs: parts.attrs,
+            attrs: parts.attrs.into(),
             parent: region,
         };
         self.m.push_op(data, parts.spans)
@@ -412,17 +413,17 @@ impl<'s> Parser<'s> {
         let (tr, tr_span) = l.tr;
         let (dst, dst_span) = l.dst;
         let mut parts = OpParts::new(OpKind::Vcvt(vcvt), l.first);
-        parts.operands = vec![s, mk];
-        parts.operand_types = vec![Some(ts), Some(tm)];
-        parts.spans.operands = vec![l.src.1, l.mask.1];
-        parts.spans.operand_types = vec![Some(ts_span), Some(tm_span)];
-        parts.spans.result_types = vec![tr_span];
+        parts.operands = smallvec![s, mk];
+        parts.operand_types = smallvec![Some(ts), Some(tm)];
+        parts.spans.operands = smallvec![l.src.1, l.mask.1];
+        parts.spans.operand_types = smallvec![Some(ts_span), Some(tm_span)];
+        parts.spans.result_types = thin_vec![tr_span];
         parts.spans.op = l.first.join(self.prev_span());
         let name = self.asm_write_name(dst);
         let body = self.asm.body;
         let id = self.push_raw(parts, body);
         if let Some(op) = self.m.ops.get_mut(id.0 as usize) {
-            op.result_groups = vec![ResultGroup {
+            op.result_groups = thin_vec![ResultGroup {
                 name,
                 count: 1,
                 explicit_count: false,

@@ -125,7 +125,7 @@ where
         .map(|((key, key_span), v)| {
             let (value, value_span) = v.unwrap_or((Attr::Unit, key_span));
             Entry {
-                key,
+                key: key.into(),
                 key_span,
                 span: key_span.join(value_span),
                 value,
@@ -148,7 +148,7 @@ where
                 if let Some(first) = out.iter().find(|x| x.key == entry.key) {
                     st.diags.push(Pending {
                         err: ParseError::DuplicateAttribute {
-                            key: entry.key.clone(),
+                            key: entry.key.to_string(),
                         },
                         span: entry.key_span,
                         at: entry.key_span.end,
@@ -388,8 +388,14 @@ where
                     .then_ignore(punct(Tok::RBracket)),
             )))
             .map(Attr::Array);
-        let dict = value_and_dict(value)
-            .map(|entries| Attr::Dict(entries.into_iter().map(|e| (e.key, e.value)).collect()));
+        let dict = value_and_dict(value).map(|entries| {
+            Attr::Dict(
+                entries
+                    .into_iter()
+                    .map(|e| (e.key.into(), e.value))
+                    .collect(),
+            )
+        });
         let opaque_word = guard(|l| {
             matches!(
                 l,

@@ -7,19 +7,17 @@
 //! Invariant: an entry keeps its source spans so diagnostics and `OpSpans.attrs` point at the
 //! written `key = value`.
 
-use indexmap::IndexMap;
-
 use super::types::{Entry as GrammarEntry, Out};
 use super::{edit_distance, PResult, Parser};
 use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
 use crate::front::lexer::{unescape, Tok};
-use crate::ir::{Attr, AttrDict, Part, Rnd, RoundMode, SatAttr, VSat};
+use crate::ir::{Attr, AttrDict, AttrKey, AttrSpans, Part, Rnd, RoundMode, SatAttr, VSat};
 
 /// One `key [= value]` of a dictionary.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
-    pub key: String,
+    pub key: AttrKey,
     pub key_span: Span,
     /// `key = value`.
     pub span: Span,
@@ -127,7 +125,7 @@ impl<'s> Parser<'s> {
             .map(|(_, k)| k.to_string());
         self.error_at(
             ParseError::UnknownAttribute {
-                key: e.key.clone(),
+                key: e.key.to_string(),
                 op: op.to_string(),
                 suggestion,
             },
@@ -141,7 +139,7 @@ impl<'s> Parser<'s> {
         op: &str,
         entries: Vec<Entry>,
         own: &[&str],
-        spans: &mut IndexMap<String, Span>,
+        spans: &mut AttrSpans,
     ) -> AttrDict {
         let mut out = AttrDict::new();
         for e in entries {
@@ -150,7 +148,7 @@ impl<'s> Parser<'s> {
             }
             if own.contains(&e.key.as_str()) || e.key.contains('.') {
                 spans.insert(e.key.clone(), e.span);
-                out.insert(e.key, e.value);
+                out.insert(e.key.into(), e.value);
             } else {
                 self.unknown_key(&e, op, own);
             }
@@ -159,11 +157,7 @@ impl<'s> Parser<'s> {
     }
 
     /// tcvt keys: `rmode`, `satmode` / `sat_mode` (§4.1-4.2, D-20).
-    pub(crate) fn tcvt_attrs(
-        &mut self,
-        entries: Vec<Entry>,
-        spans: &mut IndexMap<String, Span>,
-    ) -> TcvtAttrs {
+    pub(crate) fn tcvt_attrs(&mut self, entries: Vec<Entry>, spans: &mut AttrSpans) -> TcvtAttrs {
         let mut out = TcvtAttrs {
             rmode: None,
             sat: None,
@@ -212,7 +206,7 @@ impl<'s> Parser<'s> {
                 "operandSegmentSizes" => {}
                 k if k.contains('.') => {
                     spans.insert(e.key.clone(), e.span);
-                    out.extra.insert(e.key, e.value);
+                    out.extra.insert(e.key.into(), e.value);
                 }
                 _ => self.unknown_key(&e, "pto.tcvt", &["rmode", "satmode", "sat_mode"]),
             }
@@ -221,11 +215,7 @@ impl<'s> Parser<'s> {
     }
 
     /// vcvt keys `rnd`/`round_mode`, `sat`, `part`; aliases normalised (§4.3).
-    pub(crate) fn vcvt_attrs(
-        &mut self,
-        entries: Vec<Entry>,
-        spans: &mut IndexMap<String, Span>,
-    ) -> VcvtAttrs {
+    pub(crate) fn vcvt_attrs(&mut self, entries: Vec<Entry>, spans: &mut AttrSpans) -> VcvtAttrs {
         let mut out = VcvtAttrs {
             rnd: None,
             sat: None,
@@ -242,7 +232,7 @@ impl<'s> Parser<'s> {
                 "operandSegmentSizes" => continue,
                 k if k.contains('.') => {
                     spans.insert(e.key.clone(), e.span);
-                    out.extra.insert(e.key, e.value);
+                    out.extra.insert(e.key.into(), e.value);
                     continue;
                 }
                 _ => {
@@ -310,11 +300,11 @@ pub(crate) fn symbol_name(s: &str) -> String {
 }
 
 /// Converts entries to a dictionary, recording spans.
-pub(crate) fn to_dict(entries: Vec<Entry>, spans: &mut IndexMap<String, Span>) -> AttrDict {
+pub(crate) fn to_dict(entries: Vec<Entry>, spans: &mut AttrSpans) -> AttrDict {
     let mut d = AttrDict::with_capacity(entries.len());
     for e in entries {
         spans.insert(e.key.clone(), e.span);
-        d.insert(e.key, e.value);
+        d.insert(e.key.into(), e.value);
     }
     d
 }

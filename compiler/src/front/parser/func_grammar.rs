@@ -123,7 +123,7 @@ fn func_header<'s>() -> impl P<'s, In<'s>, Header<'s>, SEx<'s>> + Clone {
                     Arg::Named(n, s, t) => h.named.push((n, s, t)),
                     Arg::Decl(t) => h.decl_types.push(t),
                 }
-                let mut sp = indexmap::IndexMap::new();
+                let mut sp = crate::ir::AttrSpans::new();
                 h.arg_attrs.push(d.map(|(d, _)| to_dict(d, &mut sp)));
             }
             h
@@ -237,18 +237,18 @@ fn func_rest<'s>(
     let st = inp.state();
     let (result_types, result_spans): (Vec<TypeId>, Vec<Span>) = h.results.into_iter().unzip();
     let mut parts = OpParts::new(
-        OpKind::Func(FuncOp {
+        OpKind::Func(Box::new(FuncOp {
             sym,
             visibility,
             result_types,
             arg_attrs: h.arg_attrs,
             decl_arg_types: if has_body { Vec::new() } else { h.decl_types },
             has_body,
-        }),
+        })),
         name_span,
     );
     if let Some(entries) = h.attrs {
-        let mut spans = indexmap::IndexMap::new();
+        let mut spans = crate::ir::AttrSpans::new();
         parts.attrs = to_dict(entries, &mut spans);
         parts.spans.attrs = spans;
     }
@@ -315,7 +315,7 @@ pub(super) fn module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
             st.m.name = Some(n);
         }
         if let Some(entries) = entries {
-            let mut spans = indexmap::IndexMap::new();
+            let mut spans = crate::ir::AttrSpans::new();
             st.m.attrs = to_dict(entries, &mut spans);
             st.m.attrs_span = spans;
         }
@@ -361,9 +361,9 @@ pub(super) fn nested_module_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), S
             return Err(TyErr::Reported);
         }
         let mut parts = OpParts::new(
-            OpKind::Module(ModuleOp {
+            OpKind::Module(Box::new(ModuleOp {
                 name: name.as_ref().map(|(n, _)| n.clone()),
-            }),
+            })),
             mstart,
         );
         parts.regions.push(body);

@@ -37,11 +37,11 @@ impl<'s> Parser<'s> {
                 .map(|a| super::attrs::to_dict(a, &mut sp))
                 .unwrap_or_default();
             parts.spans.attrs = sp;
-            parts.kind = OpKind::Generic(GenericOp {
+            parts.kind = OpKind::Generic(Box::new(GenericOp {
                 name,
                 properties: props,
                 attrs_written,
-            });
+            }));
             self.finish_op(parts, groups, region, first, rspans)?;
             return Ok(());
         }
@@ -51,7 +51,9 @@ impl<'s> Parser<'s> {
             if let Some(f) = entries.iter().find(|x| x.key == e.key) {
                 let d = crate::diag::Diagnostic::new(
                     crate::diag::Code::DuplicateAttribute,
-                    ParseError::DuplicateAttribute { key: e.key.clone() },
+                    ParseError::DuplicateAttribute {
+                        key: e.key.to_string(),
+                    },
                     e.key_span,
                 )
                 .with_label(f.key_span, "first given here");
@@ -144,7 +146,9 @@ impl<'s> Parser<'s> {
                 let mut entries = entries;
                 let value = entries.remove(pos).value;
                 parts.attrs = self.plain_attrs(&name, entries, &[], &mut parts.spans.attrs);
-                OpKind::ArithConstant { value }
+                OpKind::ArithConstant {
+                    value: Box::new(value),
+                }
             }
             "pto.vecscope" => {
                 if n != 0 {

@@ -8,7 +8,9 @@ use super::{Binding, PResult, Parser};
 use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
 use crate::front::lexer::Tok;
-use crate::ir::{Attr, OpData, OpId, OpKind, OpSpans, RegionId, ResultGroup, TypeId, ValueId};
+use crate::ir::{
+    thin_vec, Attr, OpData, OpId, OpKind, OpSpans, RegionId, ResultGroup, ThinVec, TypeId,
+};
 
 /// Where a list of statements sits; decides `return` rules and what may appear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,10 +34,10 @@ pub(crate) struct GroupDef<'s> {
 /// Everything a parsed op statement contributes, before it is pushed.
 pub(crate) struct OpParts {
     pub kind: OpKind,
-    pub operands: Vec<ValueId>,
-    pub operand_types: Vec<Option<TypeId>>,
+    pub operands: crate::ir::ValueList,
+    pub operand_types: crate::ir::OperandTypes,
     pub result_types: Vec<TypeId>,
-    pub regions: Vec<RegionId>,
+    pub regions: ThinVec<RegionId>,
     pub attrs: crate::ir::AttrDict,
     pub spans: OpSpans,
 }
@@ -44,10 +46,10 @@ impl OpParts {
     pub(crate) fn new(kind: OpKind, name: Span) -> Self {
         OpParts {
             kind,
-            operands: Vec::with_capacity(4),
-            operand_types: Vec::with_capacity(4),
+            operands: crate::ir::ValueList::new(),
+            operand_types: crate::ir::OperandTypes::new(),
             result_types: Vec::new(),
-            regions: Vec::new(),
+            regions: ThinVec::new(),
             attrs: crate::ir::AttrDict::new(),
             spans: OpSpans {
                 name,
@@ -88,13 +90,13 @@ impl<'s> Parser<'s> {
         let attrs = std::mem::take(&mut self.m.attrs);
         let attr_spans = std::mem::take(&mut self.m.attrs_span);
         let data = OpData {
-            kind: OpKind::Module(crate::ir::ModuleOp { name }),
-            operands: Vec::new(),
-            operand_types: Vec::new(),
-            results: Vec::new(),
-            result_groups: Vec::new(),
-            regions: vec![old],
-            attrs,
+            kind: OpKind::Module(Box::new(crate::ir::ModuleOp { name })),
+            operands: Default::default(),
+            operand_types: Default::default(),
+            results: ThinVec::new(),
+            result_groups: ThinVec::new(),
+            regions: thin_vec![old],
+            attrs: attrs.into(),
             parent: new,
         };
         let spans = OpSpans {
@@ -207,13 +209,13 @@ impl<'s> Parser<'s> {
             ));
         }
         parts.spans.op = first.join(self.prev_span());
-        parts.spans.result_types = result_spans;
+        parts.spans.result_types = result_spans.into();
         let regions = parts.regions.clone();
         let data = OpData {
             kind: parts.kind,
             operands: parts.operands,
             operand_types: parts.operand_types,
-            results: Vec::new(),
+            results: ThinVec::new(),
             result_groups: groups
                 .iter()
                 .map(|g| ResultGroup {
@@ -222,8 +224,8 @@ impl<'s> Parser<'s> {
                     explicit_count: g.explicit,
                 })
                 .collect(),
-            regions: Vec::new(),
-            attrs: parts.attrs,
+            regions: ThinVec::new(),
+            attrs: parts.attrs.into(),
             parent: region,
         };
         let id = self.m.push_op(data, parts.spans);
@@ -271,12 +273,12 @@ impl<'s> Parser<'s> {
         let mut tmp = crate::ir::Module::new();
         tmp.ops.push(OpData {
             kind: kind.clone(),
-            operands: Vec::new(),
-            operand_types: Vec::new(),
-            results: Vec::new(),
-            result_groups: Vec::new(),
-            regions: Vec::new(),
-            attrs: crate::ir::AttrDict::new(),
+            operands: Default::default(),
+            operand_types: Default::default(),
+            results: ThinVec::new(),
+            result_groups: ThinVec::new(),
+            regions: ThinVec::new(),
+            attrs: Default::default(),
             parent: RegionId(0),
         });
         tmp.op_name(OpId(0)).to_string()

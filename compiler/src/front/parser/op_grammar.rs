@@ -233,7 +233,9 @@ pub(super) fn arith_constant<'s>() -> Op<'s> {
             parts.result_types.push(ty);
             rspans.push(vstart.join(vend));
             plain(st, "arith.constant", parts, entries, &[]);
-            parts.kind = OpKind::ArithConstant { value };
+            parts.kind = OpKind::ArithConstant {
+                value: Box::new(value),
+            };
             Ok(())
         },
     )

@@ -201,12 +201,12 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
             }
         };
         parts.result_types = rtys;
-        parts.regions = regions;
-        parts.kind = OpKind::Opaque(OpaqueOp {
+        parts.regions = regions.into();
+        parts.kind = OpKind::Opaque(Box::new(OpaqueOp {
             name: name.to_string(),
             items,
             header_defs,
-        });
+        }));
         let (region, _) = st.cur_region();
         let first = st.cur_first;
         let r = st.finish_op(parts, &groups, region, first, rspans);
@@ -365,10 +365,10 @@ impl<'s> Parser<'s> {
                 k += 1;
             }
         }
-        parts.operands = operands;
-        parts.operand_types = types;
-        parts.spans.operands = spans;
-        parts.spans.operand_types = tspans;
+        parts.operands = operands.into();
+        parts.operand_types = types.into();
+        parts.spans.operands = spans.into();
+        parts.spans.operand_types = tspans.into();
         for (name, span) in defs {
             // The name as written is the source text at its span (a use token).
             let text = self.text(span);

@@ -534,7 +534,7 @@ fn generic_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>> + Clone {
         if st.stmt_reported {
             return Err(TyErr::Reported);
         }
-        parts.regions = regions.unwrap_or_default();
+        parts.regions = regions.unwrap_or_default().into();
         if inputs.len() != uses.len() {
             let span = inputs
                 .first()
