@@ -443,8 +443,16 @@ pub fn check_owned(bytes: Vec<u8>, opts: &Options) -> (FileResult, Option<String
 /// [`check_owned`] on an already decoded text, typically a mapped file: the parser releases
 /// the pages it has read (`SourceText::release_before`).
 pub fn check_source(text: SourceText, opts: &Options) -> FileResult {
+    let ranges = split_chunks(&text, opts.split_input);
+    if opts.split_input {
+        // Looking for `// -----` lines read the whole text.
+        text.release_range(0, text.len());
+    }
     let consumed = |at: usize| text.release_before(at);
-    let chunks = check_chunks(&text, opts, Some(&consumed));
+    let chunks = ranges
+        .into_iter()
+        .map(|range| check_chunk(&text, range, opts, Some(&consumed)))
+        .collect();
     FileResult {
         text,
         chunks,

@@ -428,11 +428,11 @@ fn type_spellings() {
     });
     let func1 = b.ty(Type::Function {
         inputs: vec![i32t, ptr],
-        results: vec![i32t].into(),
+        results: vec![i32t],
     });
     let func2 = b.ty(Type::Function {
         inputs: vec![],
-        results: vec![func1].into(),
+        results: vec![func1],
     });
     let opaque = b.ty(Type::Opaque("memref<4x?xf32, strided<[?, 1]>>".into()));
     let printed: Vec<String> = [all, none, tile_noloc, tile_valid, ptr, func1, func2, opaque]

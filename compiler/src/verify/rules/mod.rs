@@ -112,7 +112,7 @@ fn op_span(spans: Option<&OpSpans>) -> Span {
 /// The span of the first present attribute among `keys`, else the op span.
 fn attr_span(spans: Option<&OpSpans>, keys: &[&str]) -> Span {
     spans
-        .and_then(|s| keys.iter().find_map(|k| s.attrs.get(*k).copied()))
+        .and_then(|s| keys.iter().find_map(|k| s.attrs.get(k).copied()))
         .unwrap_or_else(|| op_span(spans))
 }
 
