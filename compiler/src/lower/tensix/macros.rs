@@ -70,7 +70,7 @@ use pto_runtime::tensix::sim::{register_reads, unit_of, SimConfig, Unit};
 use super::builder::{Builder, Line};
 use super::schedule::{dependency_graph, is_mad, register_writes, touches_flags};
 /// What a sub-unit slot of a Sequence runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SlotSrc {
     Nothing,
     Nop,
@@ -81,7 +81,7 @@ pub enum SlotSrc {
 }
 
 /// One byte of a Sequence word (§6.2 step 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Slot {
     pub src: SlotSrc,
     /// 0..=7 (7 = never forget).
@@ -112,7 +112,7 @@ impl Slot {
 }
 
 /// A Sequence register: byte 0 Simple, 1 MAD, 2 Round, 3 Store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SequenceWord {
     pub simple: Slot,
     pub mad: Slot,
@@ -507,14 +507,14 @@ fn static_conflict(body: &[Line], choice: &Choice, pl: &Placement, p: u32) -> Op
 }
 
 /// The simulator configuration of macro kernels (backdoor writes allowed).
-fn macro_cfg() -> SimConfig {
+pub(super) fn macro_cfg() -> SimConfig {
     SimConfig {
         allow_backdoor: true,
         ..super::prove::kernel_sim_config()
     }
 }
 
-fn prog(v: &[Line]) -> pto_runtime::tensix::isa::Program {
+pub(super) fn prog(v: &[Line]) -> pto_runtime::tensix::isa::Program {
     pto_runtime::tensix::isa::Program::new(v.iter().map(|l| l.insn).collect())
 }
 
@@ -682,7 +682,7 @@ fn build(
 }
 
 /// Sample words for the candidate check: edge patterns and fixed-seed random words.
-fn sample_words() -> Vec<u32> {
+pub(super) fn sample_words() -> Vec<u32> {
     let mut v: Vec<u32> = vec![
         0,
         1,
@@ -740,7 +740,7 @@ fn sample_words() -> Vec<u32> {
 
 /// Runs a candidate: hazard-free through the cycle model, equal to the plain program on the
 /// sample. Returns its steady-state cycles per body run.
-fn check(
+pub(super) fn check(
     arch: Arch,
     plain: &Kernel,
     plain_out: &[u32],

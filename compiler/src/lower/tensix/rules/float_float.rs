@@ -191,6 +191,9 @@ fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
     b.load(Reg::L0, "x (fp32 bits)");
     bf16_core(b, mode, sat);
     b.store(Reg::L0, "bf16 datum (low half zero)");
+    if mode == Rounding::Rint && !sat {
+        b.hand_macro = Some(super::f32_bf16_macro::rint(b.arch(), b.relaxed));
+    }
     if b.relaxed {
         return Chosen::new(
             "float_float::f32_bf16",
