@@ -55,6 +55,10 @@
 //! never by emitting a different kernel.
 //!
 //! Results are memoised per (arch, init, body): `lower_combo` is pure and called often.
+//!
+//! A rule may instead hand over a form it placed itself (several SFPLOADMACROs per row,
+//! [`super::hand_macro`]); `lower_combo` tries it first, under the same admission test
+//! ([`check`]), and falls back to this search when it is rejected.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -1116,6 +1120,9 @@ mod scheduler_tests {
             (E::U16, E::I16, Rint, true, 1),
             // Published 1 ties away; 4 is ptoc's exact RNE form (guard).
             (E::U16, E::BF16, Rint, false, 4),
+            // Published 3 flushes subnormals and mangles NaN; issue goal 5, ptoc's exact
+            // hand-placed form is 8 (guard).
+            (E::F32, E::BF16, Rint, false, 8),
         ];
         for arch in [Arch::Bh, Arch::Wh] {
             for (s, d, r, sat, want) in targets {
@@ -1130,6 +1137,23 @@ mod scheduler_tests {
                     "{arch:?} {s:?}->{d:?}: {best} > {want}"
                 );
             }
+        }
+    }
+
+    /// f32 → bf16 RINT `--nan any`: issue 10's target of 4 c/row (hand-placed form).
+    #[test]
+    fn f32_bf16_relaxed_meets_its_target() {
+        use super::super::lower_combo_with;
+        let c = Combo {
+            src: E::F32,
+            dst: E::BF16,
+            rounding: Rounding::Rint,
+            sat: false,
+        };
+        for arch in [Arch::Bh, Arch::Wh] {
+            let k = lower_combo_with(c, arch, true).expect("lowered");
+            assert!(k.nan_any, "{arch:?}: the relaxed kernel");
+            assert_eq!(macro_cycles_per_row(&k), "4", "{arch:?}");
         }
     }
 }
