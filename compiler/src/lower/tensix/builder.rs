@@ -38,6 +38,8 @@ pub struct Builder {
     pub(crate) nan_any: bool,
     /// The rule did drop such work: the kernel is exact on non-NaN inputs only.
     pub(crate) relaxed: bool,
+    /// A macro schedule the rule placed by hand (`hand_macro`), tried before the search.
+    pub(crate) hand_macro: Option<super::hand_macro::HandForm>,
 }
 
 /// The programmable constant registers, in allocation order.
@@ -53,6 +55,7 @@ impl Builder {
             error: None,
             nan_any: false,
             relaxed: false,
+            hand_macro: None,
         }
     }
 

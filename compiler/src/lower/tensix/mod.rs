@@ -24,6 +24,7 @@
 pub mod builder;
 pub mod docs;
 pub mod emit;
+pub mod hand_macro;
 pub mod header;
 pub mod macros;
 pub mod prove;
@@ -308,7 +309,11 @@ pub fn lower_combo_with(
     }
     let drain = schedule::drain_for(&body, arch);
     let init = std::mem::take(&mut b.init);
-    let macro_form = macros::macro_form(arch, &init, &body);
+    let macro_form = match b.hand_macro.take() {
+        Some(h) => hand_macro::hand_form(arch, &init, &body, &h)
+            .or_else(|| macros::macro_form(arch, &init, &body)),
+        None => macros::macro_form(arch, &init, &body),
+    };
     let mut notes = chosen.notes;
     if b.relaxed {
         notes.push(

@@ -25,14 +25,17 @@
 //! Origin: the published §8.1 integer RNE (7 plain instructions); fixes NaN (0x7F800001 gave
 //! +Inf, 0x7FFFFFFF gave −0), denormal results (raw INT32 store instead of the flushing FP16B
 //! store, no Dst view mixing) and adds the other modes and sat ON.
-//! Macro form (RINT, exact): none — the NaN step narrows the lane flags for three cycles and
-//! the rounding chain then ends 8 cycles after the load, beyond a single SFPLOADMACRO's delay
-//! range (0..=6), so the plain 11 c/row stands on both archs.
+//! Macro form (RINT sat OFF, exact): 8 c/row on both archs, hand-placed
+//! ([`super::f32_bf16_macro`]): four SFPLOADMACROs per row load the datum into three
+//! registers (the rounding increment, the value twice, `|x|` for the NaN test) and carry five
+//! scheduled instructions; the regular SFPSHFT, the NaN test, the NaN fix and SFPENCC fill the
+//! other four cycles. The single-macro search finds none (the NaN step narrows the lane flags
+//! and the chain outruns one SFPLOADMACRO's delay range).
 //!
 //! **`--nan=any` (RELAXED):** the NaN step (4 instructions) is left out — non-NaN lanes never
-//! depended on it — so NaN inputs may give any output. RINT 7 instructions, 5 c/row with
-//! SFPLOADMACRO (the `& 0xFFFF0000` as the macro's Simple slot into L16, stored by its Store
-//! slot), ROUND 4 / 2 c/row, FLOOR/CEIL 6 / 4, TRUNC 3 / 1, ODD 7 / 5 (BH = WH; on WH the
+//! depended on it — so NaN inputs may give any output. RINT 7 instructions, 4 c/row with three
+//! SFPLOADMACROs and one regular SFPSHFT per row (hand-placed, [`super::f32_bf16_macro`]),
+//! ROUND 4 / 2 c/row, FLOOR/CEIL 6 / 4, TRUNC 3 / 1, ODD 7 / 5 (BH = WH; on WH the
 //! `<< 15` amount is a constant register of its own). Exact on every non-NaN input for the
 //! reason above; proven with NaN inputs run but not compared.
 //!
@@ -191,6 +194,9 @@ fn f32_bf16(b: &mut Builder, mode: Rounding, sat: bool) -> Chosen {
     b.load(Reg::L0, "x (fp32 bits)");
     bf16_core(b, mode, sat);
     b.store(Reg::L0, "bf16 datum (low half zero)");
+    if mode == Rounding::Rint && !sat {
+        b.hand_macro = Some(super::f32_bf16_macro::rint(b.arch(), b.relaxed));
+    }
     if b.relaxed {
         return Chosen::new(
             "float_float::f32_bf16",

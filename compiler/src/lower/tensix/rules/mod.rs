@@ -18,6 +18,7 @@
 use super::builder::Builder;
 use super::{Combo, Family};
 
+pub mod f32_bf16_macro;
 pub mod float_float;
 pub mod float_int;
 pub mod int_float;
