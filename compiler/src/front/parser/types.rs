@@ -26,6 +26,9 @@ use crate::ir::{ScalarType, Type, TypeId};
 
 /// Longest token slice handed to a grammar (far beyond any real type or dictionary).
 const MAX_TYPE_TOKENS: usize = 4096;
+/// Cached spellings compared in place per type name (`Parser::type_spellings`); more distinct
+/// spellings of one name still hit `type_cache` after a bracket scan.
+const MAX_SPELLINGS: usize = 8;
 
 /// What a grammar run reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,7 +147,10 @@ impl<'s> Parser<'s> {
             return Ok(r);
         }
         match (self.peek(), self.peek_at(1)) {
-            (Some(Tok::TypeName(_)), Some(Tok::LAngle)) => {
+            (Some(Tok::TypeName(name)), Some(Tok::LAngle)) => {
+                if let Some(hit) = self.cached_spelling(name, start.start) {
+                    return Ok(hit);
+                }
                 if let Some(end) = self.bracket_end(start.end, b'<', b'>') {
                     let key = self.text(Span::new(start.start, end));
                     if let Some(&t) = self.type_cache.get(key) {
@@ -156,6 +162,10 @@ impl<'s> Parser<'s> {
                     let r = self.grammar_type_id(start)?;
                     if self.errors == errors && r.1.end == end {
                         self.type_cache.insert(key, r.0);
+                        let list = self.type_spellings.entry(name).or_default();
+                        if list.len() < MAX_SPELLINGS {
+                            list.push((key, r.0));
+                        }
                     }
                     return Ok(r);
                 }
@@ -177,6 +187,27 @@ impl<'s> Parser<'s> {
             _ => {}
         }
         self.grammar_type_id(start)
+    }
+
+    /// A cached parameterised type whose spelling starts at byte `at` (its type name `name` is
+    /// the current token): the spelling is compared in place. Equal bytes give the same
+    /// `bracket_end`, so a hit is exactly a `type_cache` hit of the slow path.
+    fn cached_spelling(&mut self, name: &str, at: usize) -> Option<(TypeId, Span)> {
+        let rest = self.src.as_bytes().get(at.checked_sub(self.base)?..)?;
+        let list = self.type_spellings.get(name)?;
+        let k = list
+            .iter()
+            .position(|(key, _)| rest.starts_with(key.as_bytes()))?;
+        let (key, t) = list[k];
+        if k > 0 {
+            // Most recently used first: files repeat a few spellings.
+            self.type_spellings
+                .get_mut(name)
+                .map(|l| l[..=k].rotate_right(1));
+        }
+        let span = Span::new(at, at + key.len());
+        self.skip_cached(span, true);
+        Some((t, span))
     }
 
     /// The part of a tile_buf after `<` (`pto.alloc_tile : <...>`, D-7b), by the chumsky grammar.
