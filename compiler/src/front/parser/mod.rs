@@ -547,9 +547,10 @@ impl<'s> Parser<'s> {
         let mut i = 0;
         loop {
             // Only five byte values matter; the rest is skipped in a tight loop.
-            i += bytes.get(i..)?.iter().position(|&b| {
-                b == open || b == close || b == b'\n' || b == b'"' || b == b'/'
-            })?;
+            i += bytes
+                .get(i..)?
+                .iter()
+                .position(|&b| b == open || b == close || b == b'\n' || b == b'"' || b == b'/')?;
             let b = bytes[i];
             if b == open {
                 depth += 1;

@@ -14,11 +14,12 @@
 //!   already dropped read as [`Tok::Error`] placeholders that nothing matches.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 use std::rc::Rc;
 
 use chumsky::input::{ExactSizeInput, Input, ValueInput};
+use rustc_hash::FxBuildHasher;
 
 use super::grammar::Sp;
 use crate::diag::Span;
@@ -33,7 +34,13 @@ pub(crate) struct TokBuf<'s> {
     pub(super) lex_queue: Vec<(LexError, Span)>,
     /// Empty span at the end of the chunk.
     pub(super) eof: Span,
+    /// Token runs of cached one-line texts (dictionaries), by text: the tokens after the first,
+    /// with spans relative to the text's start (see [`TokBuf::replay`]).
+    replays: HashMap<&'s str, Vec<(Tok<'s>, u32, u32)>, FxBuildHasher>,
 }
+
+/// Longest token run kept for replay.
+const MAX_REPLAY: usize = 256;
 
 impl<'s> TokBuf<'s> {
     pub(crate) fn new(stream: TokenStream<'s>, eof: Span) -> Self {
@@ -43,6 +50,67 @@ impl<'s> TokBuf<'s> {
             stream: Some(stream),
             lex_queue: Vec::new(),
             eof,
+            replays: HashMap::default(),
+        }
+    }
+
+    /// Replays the tokens of `key`, a text at `span` whose first token is the one at absolute
+    /// index `at`, when they were recorded and nothing after that token is buffered yet: the
+    /// lexer jumps to the end of the text and the recorded tokens (respanned) fill the window.
+    /// The text is a cached dictionary: one line, no string, no comment, no lexical error, and
+    /// it ends with a one-byte closer, so lexing it again would give exactly these tokens, and
+    /// the lexer resumes at a token boundary. Returns how many tokens the text has.
+    pub(crate) fn replay(
+        &mut self,
+        at: usize,
+        key: &str,
+        span: Span,
+        base: usize,
+    ) -> Option<usize> {
+        let rel = at.checked_sub(self.base_idx)?;
+        if self.toks.len() != rel + 1 || self.toks.get(rel)?.span.start != span.start {
+            return None;
+        }
+        let run = self.replays.get(key)?;
+        if !self.stream.as_mut()?.skip_to(span.end.checked_sub(base)?) {
+            return None;
+        }
+        self.toks.extend(run.iter().map(|&(tok, s, e)| Token {
+            tok,
+            span: Span::new(span.start + s as usize, span.start + e as usize),
+            line_start: false,
+        }));
+        Some(1 + run.len())
+    }
+
+    /// Records the tokens from absolute index `from` (the first token of `key`, at `span`) up to
+    /// `to` for [`TokBuf::replay`], when they are all buffered and cover exactly `span`.
+    pub(crate) fn record(&mut self, from: usize, to: usize, key: &'s str, span: Span) {
+        if self.replays.contains_key(key) || to <= from + 1 || to - from > MAX_REPLAY {
+            return;
+        }
+        let (Some(a), Some(b)) = (
+            from.checked_sub(self.base_idx),
+            to.checked_sub(self.base_idx),
+        ) else {
+            return;
+        };
+        if b > self.toks.len() {
+            return;
+        }
+        let run: Vec<_> = self.toks.range(a + 1..b).copied().collect();
+        let first = self.toks.get(a).map(|t| t.span.start);
+        let last = run.last().map(|t| t.span.end);
+        if first != Some(span.start) || last != Some(span.end) || run.iter().any(|t| t.line_start) {
+            return;
+        }
+        let rel = |x: usize| u32::try_from(x.checked_sub(span.start)?).ok();
+        let run: Option<Vec<_>> = run
+            .iter()
+            .map(|t| Some((t.tok, rel(t.span.start)?, rel(t.span.end)?)))
+            .collect();
+        if let Some(run) = run {
+            self.replays.insert(key, run);
         }
     }
 

@@ -639,8 +639,26 @@ impl<'s> Parser<'s> {
     /// Moves past a type or dictionary whose text is `span`, starting at the current token.
     /// With `jump` (types), when only the name and `<` are buffered, the lexer jumps over the
     /// rest; a single token spanning the type stays behind so `prev_span` covers it. Dictionaries
-    /// never jump: recovery (§8.2) counts their braces.
+    /// never jump: recovery (§8.2) counts their braces. Their tokens are replayed instead
+    /// (`TokBuf::replay`): the same tokens lexing would give, without lexing.
     pub(super) fn skip_cached(&mut self, span: Span, jump: bool) {
+        if !jump {
+            let key = self.text(span);
+            let from = self.pos;
+            let replayed = self.buf.borrow_mut().replay(from, key, span, self.base);
+            match replayed {
+                Some(n) => self.pos += n,
+                None => {
+                    while self.tok(self.pos).is_some_and(|t| t.span.end <= span.end) {
+                        self.pos += 1;
+                    }
+                    if !self.lex_error_in(span) {
+                        self.buf.borrow_mut().record(from, self.pos, key, span);
+                    }
+                }
+            }
+            return;
+        }
         let jumped = {
             let mut b = self.buf.borrow_mut();
             let rel = self.pos.saturating_sub(b.base_idx);
@@ -664,6 +682,13 @@ impl<'s> Parser<'s> {
                 self.pos += 1;
             }
         }
+    }
+
+    /// Whether a lexical error starts inside `span`.
+    fn lex_error_in(&mut self, span: Span) -> bool {
+        self.sync_lex();
+        let i = self.lex_errs.partition_point(|&s| s < span.start);
+        self.lex_errs.get(i).is_some_and(|&s| s < span.end)
     }
 
     /// Skips balanced tokens up to and including the closer matching an already consumed opener.
