@@ -199,12 +199,6 @@ impl<'s> Parser<'s> {
             .iter()
             .position(|(key, _)| rest.starts_with(key.as_bytes()))?;
         let (key, t) = list[k];
-        if k > 0 {
-            // Most recently used first: files repeat a few spellings.
-            self.type_spellings
-                .get_mut(name)
-                .map(|l| l[..=k].rotate_right(1));
-        }
         let span = Span::new(at, at + key.len());
         self.skip_cached(span, true);
         Some((t, span))
