@@ -14,7 +14,7 @@
 //!   already dropped read as [`Tok::Error`] placeholders that nothing matches.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -27,7 +27,7 @@ use crate::front::lexer::{LexError, Tok, Token, TokenStream};
 
 pub(crate) struct TokBuf<'s> {
     /// Buffered tokens (error tokens removed); `toks[0]` has absolute index `base_idx`.
-    pub(super) toks: VecDeque<Token<'s>>,
+    pub(super) toks: Vec<Token<'s>>,
     pub(super) base_idx: usize,
     pub(super) stream: Option<TokenStream<'s>>,
     /// Lexical errors not yet turned into diagnostics.
@@ -45,7 +45,7 @@ const MAX_REPLAY: usize = 256;
 impl<'s> TokBuf<'s> {
     pub(crate) fn new(stream: TokenStream<'s>, eof: Span) -> Self {
         TokBuf {
-            toks: VecDeque::with_capacity(256),
+            toks: Vec::with_capacity(256),
             base_idx: 0,
             stream: Some(stream),
             lex_queue: Vec::new(),
@@ -98,7 +98,7 @@ impl<'s> TokBuf<'s> {
         if b > self.toks.len() {
             return;
         }
-        let run: Vec<_> = self.toks.range(a + 1..b).copied().collect();
+        let run: Vec<_> = self.toks.get(a + 1..b).unwrap_or(&[]).to_vec();
         let first = self.toks.get(a).map(|t| t.span.start);
         let last = run.last().map(|t| t.span.end);
         if first != Some(span.start) || last != Some(span.end) || run.iter().any(|t| t.line_start) {
@@ -127,7 +127,7 @@ impl<'s> TokBuf<'s> {
                 }
                 Some((_, Some(err))) => self.lex_queue.push(err),
                 Some((t, None)) => {
-                    self.toks.push_back(t);
+                    self.toks.push(t);
                     return true;
                 }
             }
@@ -140,7 +140,7 @@ impl<'s> TokBuf<'s> {
         let Some(rel) = i.checked_sub(self.base_idx) else {
             return Some(Token {
                 tok: Tok::Error,
-                span: Span::point(self.toks.front().map_or(self.eof.start, |t| t.span.start)),
+                span: Span::point(self.toks.first().map_or(self.eof.start, |t| t.span.start)),
                 line_start: false,
             });
         };
