@@ -4,6 +4,8 @@
 //! the statement grammar drops the tokens before the statement it is parsing (the January
 //! benchmark file has 10.4 M tokens; buffering them all cost ~350 ms). Lexical errors are queued
 //! here and drained into diagnostics by the parser state (`Parser::sync_lex`), in token order.
+//! The window also replays the recorded tokens of a cached dictionary instead of lexing its text
+//! again ([`TokBuf::replay`]).
 //!
 //! [`TokInput`] is the chumsky input of the statement grammar. It shares the window with the
 //! parser state (`Rc<RefCell<..>>`): chumsky reads tokens through it, while the state's
@@ -230,5 +232,46 @@ impl<'s> ExactSizeInput<'s> for TokInput<'s> {
         let start = b.span_at(*range.start);
         let eof = b.eof;
         Sp::from(start.start..eof.end.max(start.start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::lexer::{lex, LexMode};
+
+    #[test]
+    fn a_replayed_dictionary_gives_the_tokens_lexing_gives() {
+        let src = "{a = #p<m R>, b = 1} x\n  {a = #p<m R>, b = 1}\ny {a = 2}";
+        let base = 40;
+        let eof = Span::point(base + src.len());
+        let want: Vec<Token<'_>> = lex(src, base, LexMode::Mlir).tokens;
+        let mut b = TokBuf::new(TokenStream::new(src, base, LexMode::Mlir), eof);
+        let first = Span::new(base, base + 20);
+        let key = &src[..20];
+        // Read the first dictionary (13 tokens) and `x`, then record the dictionary.
+        for (i, w) in want.iter().enumerate().take(14) {
+            assert_eq!(b.tok(i), Some(*w));
+        }
+        b.record(0, 13, key, first);
+        // The second one starts at token 14; only its `{` is buffered when it is replayed.
+        let second = Span::new(base + 25, base + 45);
+        assert_eq!(b.tok(14).map(|t| t.span.start), Some(second.start));
+        assert_eq!(b.replay(14, key, second, base), Some(13));
+        let got: Vec<_> = (0..want.len()).map(|i| b.tok(i)).collect();
+        assert_eq!(got, want.iter().copied().map(Some).collect::<Vec<_>>());
+        assert_eq!(b.tok(want.len()), None);
+        // A text never recorded, or a window already past the `{`, is not replayed.
+        let mut c = TokBuf::new(TokenStream::new(src, base, LexMode::Mlir), eof);
+        assert_eq!(c.tok(0).map(|t| t.tok), Some(Tok::LBrace));
+        assert_eq!(c.replay(0, key, first, base), None);
+        for i in 0..16 {
+            c.tok(i);
+        }
+        c.record(0, 13, key, first);
+        assert!(c.replays.contains_key(key));
+        assert_eq!(c.replay(14, key, second, base), None);
+        let got: Vec<_> = (0..want.len()).map(|i| c.tok(i)).collect();
+        assert_eq!(got, want.iter().copied().map(Some).collect::<Vec<_>>());
     }
 }
