@@ -102,6 +102,9 @@ pub(crate) struct Parser<'s> {
     names: HashMap<&'s str, Binding, FxBuildHasher>,
     /// Types already built from the same source text (no diagnostics when first built).
     type_cache: HashMap<&'s str, TypeId, FxBuildHasher>,
+    /// The parameterised spellings in `type_cache`, by the text of their type name (a few per
+    /// name): a hit is a prefix compare, with no bracket scan or hash of the whole spelling.
+    type_spellings: HashMap<&'s str, Vec<(&'s str, TypeId)>, FxBuildHasher>,
     /// Dictionaries already read from the same one-line source text (no diagnostics when first
     /// read), with spans relative to their `{`.
     dict_cache: HashMap<&'s str, Vec<attrs::Entry>, FxBuildHasher>,
@@ -173,6 +176,7 @@ impl<'s> Parser<'s> {
             module_depth: 0,
             names: HashMap::with_capacity_and_hasher(values, FxBuildHasher),
             type_cache: HashMap::with_capacity_and_hasher(64, FxBuildHasher),
+            type_spellings: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             dict_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             value_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             any_ty: None,
@@ -547,21 +551,28 @@ impl<'s> Parser<'s> {
         let rel = from.checked_sub(self.base)?;
         let bytes = self.src.as_bytes().get(rel..)?;
         let mut depth = 0u32;
-        let mut prev = 0u8;
-        for (i, &b) in bytes.iter().enumerate() {
+        let mut i = 0;
+        loop {
+            // Only five byte values matter; the rest is skipped in a tight loop.
+            i += bytes
+                .get(i..)?
+                .iter()
+                .position(|&b| b == open || b == close || b == b'\n' || b == b'"' || b == b'/')?;
+            let b = bytes[i];
             if b == open {
                 depth += 1;
-            } else if b == close && !(close == b'>' && prev == b'-') {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(from + i + 1);
+            } else if b == close {
+                if !(close == b'>' && i > 0 && bytes[i - 1] == b'-') {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(from + i + 1);
+                    }
                 }
-            } else if matches!(b, b'\n' | b'"' | b'/') {
+            } else {
                 return None;
             }
-            prev = b;
+            i += 1;
         }
-        None
     }
 
     fn define_arg(&mut self, name: &'s str, v: ValueId) {

@@ -26,6 +26,9 @@ use crate::ir::{ScalarType, Type, TypeId};
 
 /// Longest token slice handed to a grammar (far beyond any real type or dictionary).
 const MAX_TYPE_TOKENS: usize = 4096;
+/// Cached spellings compared in place per type name (`Parser::type_spellings`); more distinct
+/// spellings of one name still hit `type_cache` after a bracket scan.
+const MAX_SPELLINGS: usize = 8;
 
 /// What a grammar run reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,7 +147,10 @@ impl<'s> Parser<'s> {
             return Ok(r);
         }
         match (self.peek(), self.peek_at(1)) {
-            (Some(Tok::TypeName(_)), Some(Tok::LAngle)) => {
+            (Some(Tok::TypeName(name)), Some(Tok::LAngle)) => {
+                if let Some(hit) = self.cached_spelling(name, start.start) {
+                    return Ok(hit);
+                }
                 if let Some(end) = self.bracket_end(start.end, b'<', b'>') {
                     let key = self.text(Span::new(start.start, end));
                     if let Some(&t) = self.type_cache.get(key) {
@@ -156,6 +162,10 @@ impl<'s> Parser<'s> {
                     let r = self.grammar_type_id(start)?;
                     if self.errors == errors && r.1.end == end {
                         self.type_cache.insert(key, r.0);
+                        let list = self.type_spellings.entry(name).or_default();
+                        if list.len() < MAX_SPELLINGS {
+                            list.push((key, r.0));
+                        }
                     }
                     return Ok(r);
                 }
@@ -177,6 +187,21 @@ impl<'s> Parser<'s> {
             _ => {}
         }
         self.grammar_type_id(start)
+    }
+
+    /// A cached parameterised type whose spelling starts at byte `at` (its type name `name` is
+    /// the current token): the spelling is compared in place. Equal bytes give the same
+    /// `bracket_end`, so a hit is exactly a `type_cache` hit of the slow path.
+    fn cached_spelling(&mut self, name: &str, at: usize) -> Option<(TypeId, Span)> {
+        let rest = self.src.as_bytes().get(at.checked_sub(self.base)?..)?;
+        let list = self.type_spellings.get(name)?;
+        let k = list
+            .iter()
+            .position(|(key, _)| rest.starts_with(key.as_bytes()))?;
+        let (key, t) = list[k];
+        let span = Span::new(at, at + key.len());
+        self.skip_cached(span, true);
+        Some((t, span))
     }
 
     /// The part of a tile_buf after `<` (`pto.alloc_tile : <...>`, D-7b), by the chumsky grammar.
@@ -608,8 +633,26 @@ impl<'s> Parser<'s> {
     /// Moves past a type or dictionary whose text is `span`, starting at the current token.
     /// With `jump` (types), when only the name and `<` are buffered, the lexer jumps over the
     /// rest; a single token spanning the type stays behind so `prev_span` covers it. Dictionaries
-    /// never jump: recovery (§8.2) counts their braces.
+    /// never jump: recovery (§8.2) counts their braces. Their tokens are replayed instead
+    /// (`TokBuf::replay`): the same tokens lexing would give, without lexing.
     pub(super) fn skip_cached(&mut self, span: Span, jump: bool) {
+        if !jump {
+            let key = self.text(span);
+            let from = self.pos;
+            let replayed = self.buf.borrow_mut().replay(from, key, span, self.base);
+            match replayed {
+                Some(n) => self.pos += n,
+                None => {
+                    while self.tok(self.pos).is_some_and(|t| t.span.end <= span.end) {
+                        self.pos += 1;
+                    }
+                    if !self.lex_error_in(span) {
+                        self.buf.borrow_mut().record(from, self.pos, key, span);
+                    }
+                }
+            }
+            return;
+        }
         let jumped = {
             let mut b = self.buf.borrow_mut();
             let rel = self.pos.saturating_sub(b.base_idx);
@@ -633,6 +676,13 @@ impl<'s> Parser<'s> {
                 self.pos += 1;
             }
         }
+    }
+
+    /// Whether a lexical error starts inside `span`.
+    fn lex_error_in(&mut self, span: Span) -> bool {
+        self.sync_lex();
+        let i = self.lex_errs.partition_point(|&s| s < span.start);
+        self.lex_errs.get(i).is_some_and(|&s| s < span.end)
     }
 
     /// Skips balanced tokens up to and including the closer matching an already consumed opener.
