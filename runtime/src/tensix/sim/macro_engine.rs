@@ -45,9 +45,14 @@ use crate::tensix::dest::Dest;
 use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{self, Insn, Reg};
 
+pub(super) mod expand;
+mod rules;
+mod stream;
 mod subst;
+#[cfg(test)]
+mod tests;
+use subst::sched_reads;
 pub use subst::with_vd;
-use subst::{sched_reads, substitute};
 
 /// The SFPU sub-units a macro can schedule on (§6.1 byte order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,18 +312,7 @@ impl Machine {
         dst: &mut Dest,
     ) -> Result<(), SimError> {
         let mut due = std::mem::take(&mut self.macro_state.due_buf);
-        due.clear();
-        // Due entries leave the queue (in queue order), the others count down, order kept.
-        self.macro_state.pending.retain_mut(|p| {
-            if p.remaining == 0 {
-                due.push(*p);
-                false
-            } else {
-                p.remaining -= 1;
-                true
-            }
-        });
-        due.sort_by_key(|p| p.unit.index());
+        rules::take_due(&mut self.macro_state.pending, &mut due);
         let res = self.macro_tick_due(regular, pc, &due, dst);
         due.clear();
         self.macro_state.due_buf = due;
@@ -333,115 +327,13 @@ impl Machine {
         due: &[Pending],
         dst: &mut Dest,
     ) -> Result<(), SimError> {
-        let reg_unit = regular.and_then(unit_of);
-        let reg_mn = regular.map_or("cycle", |i| i.info().mnemonic);
-
-        // Priority: the scheduled instruction wins, the regular one is discarded in hardware.
-        if let Some(u) = reg_unit {
-            if due.iter().any(|p| p.unit == u && p.what != Sched::Nop) {
-                return Err(hz(
-                    pc,
-                    MacroHazard::RegularCollision {
-                        mnemonic: reg_mn,
-                        unit: u,
-                    },
-                ));
-            }
-        }
-        // (‡) second half: nothing on Simple/Round right after a scheduled SWAP.
-        if self.macro_state.swap_last {
-            let busy = due
-                .iter()
-                .any(|p| matches!(p.unit, Unit::Simple | Unit::Round) && p.what != Sched::Nop);
-            if busy {
-                return Err(hz(
-                    due.first().map_or(pc, |p| p.pc),
-                    MacroHazard::SwapNextCycle {
-                        what: "a scheduled Simple/Round instruction",
-                    },
-                ));
-            }
-            if matches!(reg_unit, Some(Unit::Simple | Unit::Round)) {
-                return Err(hz(
-                    pc,
-                    MacroHazard::SwapNextCycle {
-                        what: "a regular Simple/Round instruction",
-                    },
-                ));
-            }
-        }
-        // (†) Simple and Round in one cycle: exactly one writes L16.
-        let vd_of = |u: Unit| -> Option<u8> {
-            due.iter()
-                .find(|p| p.unit == u)
-                .and_then(|p| match p.what {
-                    Sched::Op { dest, .. } => Some(dest),
-                    _ => None,
-                })
-                .or_else(|| {
-                    (reg_unit == Some(u))
-                        .then(|| regular.and_then(|i| i.vd_field()))
-                        .flatten()
-                })
-        };
-        if let (Some(s), Some(r)) = (vd_of(Unit::Simple), vd_of(Unit::Round)) {
-            if (s == 16) == (r == 16) {
-                return Err(hz(
-                    pc,
-                    MacroHazard::SameCycle {
-                        simple_vd: s,
-                        round_vd: r,
-                    },
-                ));
-            }
-        }
-        // (‡) first half.
-        let swap_now = due.iter().any(|p| {
-            matches!(
-                p.what,
-                Sched::Op {
-                    insn: Insn::Swap { .. },
-                    ..
-                }
-            )
-        });
-        if swap_now {
-            let mad_nop = due
-                .iter()
-                .any(|p| p.unit == Unit::Mad && p.what == Sched::Nop)
-                || matches!(regular, Some(Insn::Nop));
-            if !mad_nop {
-                return Err(hz(pc, MacroHazard::SwapNeedsMadNop));
-            }
-        }
-        // Scheduled MAD results are not readable in the next cycle.
-        let mad_last = self.macro_state.mad_last;
-        if mad_last != 0 {
-            let mut reads = regular.map_or(0, |i| super::exec::insn_reads(i).0 & 0xFFFF);
-            for p in due {
-                reads |= match p.what {
-                    Sched::Op { insn, din, .. } => sched_reads(&insn, din),
-                    Sched::Store { vd, .. } => 1 << vd,
-                    Sched::Nop => 0,
-                };
-            }
-            if reads & mad_last != 0 {
-                return Err(hz(
-                    due.first().map_or(pc, |p| p.pc),
-                    MacroHazard::MadHazard {
-                        reg: (reads & mad_last).trailing_zeros() as usize,
-                    },
-                ));
-            }
-        }
-        let mut mad_now = 0u32;
-        for p in due {
-            if let Sched::Op { dest, .. } = p.what {
-                if p.unit == Unit::Mad {
-                    mad_now |= 1 << dest;
-                }
-            }
-        }
+        let (mad_now, swap_now) = rules::tick_checks(
+            regular,
+            pc,
+            due,
+            self.macro_state.mad_last,
+            self.macro_state.swap_last,
+        )?;
         // Execute: all due instructions read the state before any of them writes (they run in
         // parallel sub-units). No snapshot is needed: register writes are collected and applied
         // after the loop, `sched_store` changes no register, and `sched_op` restores LRegs and
@@ -467,15 +359,7 @@ impl Machine {
             return Err(e);
         }
         for &(r, ref vals, en) in &writes {
-            for (l, v) in vals.iter().enumerate() {
-                if en >> l & 1 != 0 {
-                    self.lreg[r][l] = *v;
-                }
-            }
-            self.init[r] |= en;
-            if r == 16 {
-                self.macro_state.l16_init |= en;
-            }
+            self.apply_sched_write(r, vals, en);
         }
         writes.clear();
         self.macro_state.writes_buf = writes;
@@ -621,31 +505,14 @@ impl Machine {
         imm10: u16,
         dst: &mut Dest,
     ) -> Result<(), SimError> {
-        let m = usize::from(lreg >> 2) & 3;
-        let vd = ((imm10 & 1) as u8) << 2 | (lreg & 3);
-        let base = self.dst_addr(0);
-        if imm10 & 1 != 0 && base & 1 != 0 {
-            return Err(hz(pc, MacroHazard::VdHiCarry { vd, base }));
-        }
-        // Bit 0 of the address is unused (even base): the datum address is Imm10 without VDHi.
-        let imm = imm10 & !1;
+        let rules::MacroIssue {
+            m,
+            vd,
+            imm,
+            seq,
+            misc,
+        } = rules::macro_issue(&self.macro_cfg, pc, lreg, imm10, self.dst_addr(0))?;
         let addr = self.dst_addr(imm);
-        let seq = self.macro_cfg.sequences[m].ok_or_else(|| {
-            hz(
-                pc,
-                MacroHazard::Unconfigured {
-                    what: format!("Sequence[{m}]"),
-                },
-            )
-        })?;
-        let misc = self.macro_cfg.misc.ok_or_else(|| {
-            hz(
-                pc,
-                MacroHazard::Unconfigured {
-                    what: "Misc".into(),
-                },
-            )
-        })?;
         let load = Insn::Load {
             vd: Reg(vd),
             mod0,
@@ -665,7 +532,7 @@ impl Machine {
             // A cached plan was built by the loop below without error, so only the forget rule
             // (which depends on what is pending) can fail here, checked in the same unit order.
             for e in plan.iter().flatten() {
-                self.forget_check(pc, e.unit, e.delay)?;
+                rules::forget(&mut self.macro_state.pending, pc, e.unit, e.delay)?;
                 let what = match e.what {
                     Sched::Store { vd, mod0, .. } => Sched::Store {
                         vd,
@@ -684,131 +551,39 @@ impl Machine {
             }
             return Ok(());
         }
+        let ctx = rules::ByteCtx {
+            cfg: &self.macro_cfg,
+            arch: self.arch,
+            m,
+            vd,
+            mod0,
+            seq,
+            misc,
+            addr,
+        };
         let mut plan = [None; 4];
-        for (i, unit) in Unit::SCHEDULED.iter().copied().enumerate() {
-            let b = (seq >> (8 * i)) as u8;
-            let delay = (b >> 3) & 7;
-            let vd16 = b & 0x40 != 0;
-            let use_vb = b & 0x80 != 0;
-            let src = b & 7;
+        for (i, slot) in plan.iter_mut().enumerate() {
             // The forget rule applies only to bytes that schedule something (src != 0): the
             // published u32→fp32 schedule (tt-llk) relies on an all-zero MAD byte of macro 0 not
             // dropping macro 1's pending MAD (tensix.md §6.2 "revisit" clause).
-            if src != 0 {
-                self.forget_check(pc, unit, delay)?;
+            if rules::byte_src(seq, i) != 0 {
+                let b = (seq >> (8 * i)) as u8;
+                rules::forget(
+                    &mut self.macro_state.pending,
+                    pc,
+                    Unit::SCHEDULED[i],
+                    (b >> 3) & 7,
+                )?;
             }
-            let what = match src {
-                0 => continue,
-                1 => {
-                    return Err(hz(
-                        pc,
-                        MacroHazard::UbTemplate {
-                            what: format!("Sequence[{m}] byte {i}: src 1"),
-                        },
-                    ))
-                }
-                2 if unit == Unit::Store => {
-                    return Err(hz(
-                        pc,
-                        MacroHazard::UbTemplate {
-                            what: "Store sub-unit fed SFPNOP".into(),
-                        },
-                    ))
-                }
-                2 => Sched::Nop,
-                3 if unit != Unit::Store => {
-                    return Err(hz(
-                        pc,
-                        MacroHazard::ClassMismatch {
-                            mnemonic: "sfpstore",
-                            unit,
-                        },
-                    ))
-                }
-                _ => {
-                    let template = if src == 3 {
-                        None
-                    } else {
-                        let k = usize::from(src - 4);
-                        let w = self.macro_cfg.templates[k].ok_or_else(|| {
-                            hz(
-                                pc,
-                                MacroHazard::Unconfigured {
-                                    what: format!("InstructionTemplate[{k}]"),
-                                },
-                            )
-                        })?;
-                        Some(isa::decode(w, self.arch).map_err(|e| {
-                            hz(
-                                pc,
-                                MacroHazard::Unmodelled {
-                                    what: format!("InstructionTemplate[{k}]: {e}"),
-                                },
-                            )
-                        })?)
-                    };
-                    if unit == Unit::Store {
-                        let tvd = match template {
-                            None => 0,
-                            Some(Insn::Store { vd, .. }) => vd.0,
-                            Some(t) => {
-                                return Err(hz(
-                                    pc,
-                                    MacroHazard::UbTemplate {
-                                        what: format!("Store sub-unit fed {}", t.info().mnemonic),
-                                    },
-                                ))
-                            }
-                        };
-                        let svd = if vd16 {
-                            16
-                        } else if use_vb {
-                            tvd
-                        } else {
-                            vd
-                        };
-                        let smod = if misc >> (4 + m) & 1 != 0 {
-                            mod0
-                        } else {
-                            Mod0::from_bits((misc & 0xF) as u8).unwrap_or(Mod0::SrcB)
-                        };
-                        Sched::Store {
-                            vd: svd,
-                            mod0: smod,
-                            imm10: addr,
-                        }
-                    } else {
-                        let t = template.unwrap_or(Insn::Nop);
-                        if unit_of(&t) != Some(unit) {
-                            return Err(hz(
-                                pc,
-                                MacroHazard::ClassMismatch {
-                                    mnemonic: t.info().mnemonic,
-                                    unit,
-                                },
-                            ));
-                        }
-                        let (insn, din) = substitute(&t, vd, use_vb).map_err(|h| hz(pc, h))?;
-                        Sched::Op {
-                            insn,
-                            din,
-                            dest: if vd16 { 16 } else { vd },
-                        }
-                    }
-                }
+            let Some(e) = rules::plan_byte(&ctx, i).map_err(|h| hz(pc, h))? else {
+                continue;
             };
-            let by_insns = misc >> (8 + i) & 1 != 0;
-            plan[i] = Some(PlanEntry {
-                unit,
-                what,
-                delay,
-                by_insns,
-            });
+            *slot = Some(e);
             self.macro_state.pending.push(Pending {
-                unit,
-                what,
-                remaining: delay,
-                by_insns,
+                unit: e.unit,
+                what: e.what,
+                remaining: e.delay,
+                by_insns: e.by_insns,
                 pc,
             });
         }
@@ -816,25 +591,6 @@ impl Machine {
             self.macro_state.plans.clear();
         }
         self.macro_state.plans.push((key, plan));
-        Ok(())
-    }
-
-    /// The forget rule (§6.2 step 2) for a byte that schedules something on `unit` with
-    /// `delay`: a pending instruction there with that remaining delay would be dropped, which
-    /// the simulator reports as `Forgotten`.
-    fn forget_check(&mut self, pc: usize, unit: Unit, delay: u8) -> Result<(), SimError> {
-        if delay == 7 {
-            return Ok(());
-        }
-        if let Some(k) = self
-            .macro_state
-            .pending
-            .iter()
-            .position(|p| p.unit == unit && p.remaining == delay)
-        {
-            self.macro_state.pending.remove(k);
-            return Err(hz(pc, MacroHazard::Forgotten { unit, delay }));
-        }
         Ok(())
     }
 }

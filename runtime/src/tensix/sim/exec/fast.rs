@@ -146,7 +146,7 @@ fn map(src: &Lanes, f: impl Fn(u32) -> u32) -> Lanes {
 }
 
 /// Lowers one instruction (see the module invariants).
-fn lower(insn: &Insn, arch: Arch, strict: bool, dcfg: &DstConfig) -> Op {
+pub(in crate::tensix::sim) fn lower(insn: &Insn, arch: Arch, strict: bool, dcfg: &DstConfig) -> Op {
     use Insn as I;
     if !insn.info().available(arch)
         || insn.vd_field().is_some_and(|v| v >= 12)
@@ -328,38 +328,52 @@ impl Machine {
                 // `step`'s macro hook (no stall owed in the idle state).
                 self.macro_cycle(insn, pc, 0, dst)?;
             }
-            match *op {
-                Op::Load {
-                    d,
-                    m,
-                    addr_mod,
-                    imm10,
-                } => self.fast_load(d, m, addr_mod, imm10, pc, dst)?,
-                Op::Store {
-                    d,
-                    m,
-                    addr_mod,
-                    imm10,
-                } => {
-                    let en = self.lane_enabled();
-                    if !self.defined(d, en) {
-                        self.execute(insn, pc, dst)?;
-                        continue;
-                    }
-                    let addr = self.dst_addr(imm10);
-                    // Errors (odd address, unresolved Mod0) arise before any write.
-                    dst.sfpu_store_row(addr, en, m, self.arch, &self.lreg[usize::from(d)])
-                        .map_err(|source| SimError::Dest { pc, source })?;
-                    self.addr_mod(addr_mod, pc)?;
+            self.exec_op(op, insn, pc, dst)?;
+        }
+        Ok(())
+    }
+
+    /// Executes a regular instruction through its lowered form `op` (not `Op::Slow`), after the
+    /// issue-level work: exactly what `execute(insn)` does (see the module invariants).
+    #[inline(always)]
+    pub(in crate::tensix::sim) fn exec_op(
+        &mut self,
+        op: &Op,
+        insn: &Insn,
+        pc: usize,
+        dst: &mut Dest,
+    ) -> Result<(), SimError> {
+        match *op {
+            Op::Load {
+                d,
+                m,
+                addr_mod,
+                imm10,
+            } => self.fast_load(d, m, addr_mod, imm10, pc, dst),
+            Op::Store {
+                d,
+                m,
+                addr_mod,
+                imm10,
+            } => {
+                let en = self.lane_enabled();
+                if !self.defined(d, en) {
+                    return self.execute(insn, pc, dst);
                 }
-                _ => {
-                    if !self.fast(op) {
-                        self.execute(insn, pc, dst)?;
-                    }
+                let addr = self.dst_addr(imm10);
+                // Errors (odd address, unresolved Mod0) arise before any write.
+                dst.sfpu_store_row(addr, en, m, self.arch, &self.lreg[usize::from(d)])
+                    .map_err(|source| SimError::Dest { pc, source })?;
+                self.addr_mod(addr_mod, pc)
+            }
+            _ => {
+                if self.fast(op) {
+                    Ok(())
+                } else {
+                    self.execute(insn, pc, dst)
                 }
             }
         }
-        Ok(())
     }
 
     /// `execute` through the specialised handler of the instruction's lowered form when it has
@@ -425,9 +439,24 @@ impl Machine {
     /// before any state changed), run the generic handler.
     #[inline(always)]
     fn fast(&mut self, op: &Op) -> bool {
+        self.fast_io(op, None)
+    }
+
+    /// [`Machine::fast`] with the result redirected: with `Some(out)` the op reads its "d"
+    /// operand from its `d` register as usual but writes its result to `out` (0..=7 or 16),
+    /// setting lane flags only when `out` < 8 — a macro-scheduled instruction's §6.2 operand
+    /// substitution (`sched_op` evaluates the same through a scratch register). Only the ops
+    /// whose result is a function of their sources (not LoadI's keep-old form) redirect;
+    /// `false` as for `fast`.
+    #[inline(always)]
+    pub(in crate::tensix::sim) fn fast_io(&mut self, op: &Op, redirect: Option<u8>) -> bool {
         let en = self.lane_enabled();
+        // Output register and whether flag writes are kept.
+        let out = |d: u8| usize::from(redirect.unwrap_or(d));
+        let flags = redirect.is_none_or(|o| o < 8);
         match *op {
             Op::Slow | Op::Exec | Op::Load { .. } | Op::Store { .. } => false,
+            Op::LoadI { .. } | Op::SetCc { .. } | Op::EnCc { .. } if redirect.is_some() => false,
             Op::LoadI { d, val, keep } => {
                 if keep != 0 && !self.defined(d, en) {
                     return false;
@@ -457,9 +486,10 @@ impl Machine {
                 if comp {
                     f = !f;
                 }
-                self.set_flags(en, f);
-                let i = usize::from(d);
-                self.write_lanes(i, en, &r);
+                if flags {
+                    self.set_flags(en, f);
+                }
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::ExMan { c, d, hidden } => {
@@ -467,8 +497,7 @@ impl Machine {
                     return false;
                 }
                 let r = map(&self.lreg[usize::from(c)], |c| (c & 0x7F_FFFF) | hidden);
-                let i = usize::from(d);
-                self.write_lanes(i, en, &r);
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::IAdd { c, d, imm, m } => {
@@ -502,8 +531,10 @@ impl Machine {
                 } else {
                     self.cc
                 };
-                self.set_flags(en, f);
-                self.write_lanes(i, en, &r);
+                if flags {
+                    self.set_flags(en, f);
+                }
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::Shft {
@@ -540,7 +571,7 @@ impl Machine {
                         }
                     }
                 }
-                self.write_lanes(i, en, &r);
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::SetCc { c, m } => {
