@@ -105,36 +105,40 @@ pub fn run_batch_into(
         .par_chunks_mut(group)
         .zip(inputs.par_chunks(group))
         .enumerate()
-        .map_init(Dest::new, |dst, (g, (out, part))| {
-            dst.clear();
-            let mut m = Machine::with_config(arch, cfg);
-            let base = g * (group / per_chunk);
-            m.enter_kernel_state();
-            m.run(init, dst).map_err(|source| BatchError::Sim {
-                chunk: base,
-                first: g * group,
-                source,
-            })?;
-            for (k, (chunk, o)) in part
-                .chunks(per_chunk)
-                .zip(out.chunks_mut(per_chunk))
-                .enumerate()
-            {
-                let idx = base + k;
-                dst.write_rows(chunk, layout.load, layout.width, arch)
-                    .map_err(|source| BatchError::Dest { chunk: idx, source })?;
-                m.set_rwc_dst(0);
-                m.run_rows(body, dst, chunk.len().div_ceil(LANES))
-                    .map_err(|source| BatchError::Sim {
-                        chunk: idx,
-                        first: idx * per_chunk,
-                        source,
-                    })?;
-                dst.read_rows_to_slice(layout.out, layout.width, arch, o)
-                    .map_err(|source| BatchError::Dest { chunk: idx, source })?;
-            }
-            Ok(())
-        })
+        .map_init(
+            || (Machine::with_config(arch, cfg), Dest::new()),
+            |(m, dst), (g, (out, part))| {
+                dst.clear();
+                // A reset machine is a new one, with its pre-decoded programs kept.
+                m.reset();
+                let base = g * (group / per_chunk);
+                m.enter_kernel_state();
+                m.run(init, dst).map_err(|source| BatchError::Sim {
+                    chunk: base,
+                    first: g * group,
+                    source,
+                })?;
+                for (k, (chunk, o)) in part
+                    .chunks(per_chunk)
+                    .zip(out.chunks_mut(per_chunk))
+                    .enumerate()
+                {
+                    let idx = base + k;
+                    dst.write_rows(chunk, layout.load, layout.width, arch)
+                        .map_err(|source| BatchError::Dest { chunk: idx, source })?;
+                    m.set_rwc_dst(0);
+                    m.run_rows(body, dst, chunk.len().div_ceil(LANES))
+                        .map_err(|source| BatchError::Sim {
+                            chunk: idx,
+                            first: idx * per_chunk,
+                            source,
+                        })?;
+                    dst.read_rows_to_slice(layout.out, layout.width, arch, o)
+                        .map_err(|source| BatchError::Dest { chunk: idx, source })?;
+                }
+                Ok(())
+            },
+        )
         .collect();
     // The first failing group in input order, as a sequential run would report.
     results.into_iter().collect()

@@ -268,27 +268,34 @@ pub fn run_kernel_batch(
     }
     let per = rows_per_chunk * LANES;
     let group = (8192 / per).max(1) * per;
+    // Each rayon job reuses one machine (reset per chunk, its caches of pre-decoded and
+    // expanded programs kept) and one Dst allocation.
     let parts: Vec<Result<Vec<u32>, KernelBatchError>> = inputs
         .par_chunks(group)
         .enumerate()
-        .map(|(g, part)| {
-            let mut dst = Dest::new();
-            let mut res = Vec::with_capacity(part.len());
-            for (i, chunk) in part.chunks(per).enumerate() {
-                let first = g * group + i * per;
-                let mut padded = chunk.to_vec();
-                padded.resize(per, 0);
-                dst.write_rows(&padded, load, width, arch)
-                    .map_err(|source| KernelBatchError::Dest { first, source })?;
-                k.run(arch, cfg, &mut dst, rows_per_chunk / body_rows)
-                    .map_err(|source| KernelBatchError::Sim { first, source })?;
-                let got = dst
-                    .read_rows(per, out, width, arch)
-                    .map_err(|source| KernelBatchError::Dest { first, source })?;
-                res.extend(got.iter().take(chunk.len()));
-            }
-            Ok(res)
-        })
+        .map_init(
+            || (Machine::with_config(arch, cfg), Dest::new()),
+            |(m, dst), (g, part)| {
+                // A cleared Dst is exactly a new one: groups share no state.
+                dst.clear();
+                let mut res = Vec::with_capacity(part.len());
+                for (i, chunk) in part.chunks(per).enumerate() {
+                    let first = g * group + i * per;
+                    let mut padded = chunk.to_vec();
+                    padded.resize(per, 0);
+                    dst.write_rows(&padded, load, width, arch)
+                        .map_err(|source| KernelBatchError::Dest { first, source })?;
+                    m.reset();
+                    k.run_on(m, dst, rows_per_chunk / body_rows)
+                        .map_err(|source| KernelBatchError::Sim { first, source })?;
+                    let got = dst
+                        .read_rows(per, out, width, arch)
+                        .map_err(|source| KernelBatchError::Dest { first, source })?;
+                    res.extend(got.iter().take(chunk.len()));
+                }
+                Ok(res)
+            },
+        )
         .collect();
     let mut all = Vec::with_capacity(inputs.len());
     for p in parts {

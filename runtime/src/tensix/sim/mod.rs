@@ -321,6 +321,22 @@ impl Machine {
         }
     }
 
+    /// Puts the machine back in the state [`Machine::with_config`] creates (same arch and
+    /// options), keeping its caches of pre-decoded and expanded programs — which depend only on
+    /// their keys — so that a batch of chunks reuses them.
+    pub fn reset(&mut self) {
+        let fresh = Machine::with_config(self.arch, self.cfg);
+        let lowered = std::mem::take(&mut self.lowered);
+        let exp_cache = std::mem::take(&mut self.exp_cache);
+        let macro_fast = self.macro_fast;
+        *self = Machine {
+            lowered,
+            exp_cache,
+            macro_fast,
+            ..fresh
+        };
+    }
+
     /// The arch.
     pub fn arch(&self) -> Arch {
         self.arch

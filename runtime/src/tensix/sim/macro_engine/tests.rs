@@ -325,6 +325,12 @@ fn expanded_runs_equal_step_by_step_runs() {
         assert_eq!(fast_res, slow_res, "{}", ctx());
         assert_eq!(state(&m), state(&slow), "{}", ctx());
         assert!(dst.bits() == dst_slow.bits(), "Dst differs: {}", ctx());
+        // A reset machine is a new one (its caches aside).
+        let mut reset = slow.clone();
+        reset.reset();
+        let fresh = Machine::with_config(arch, cfg);
+        assert_eq!(state(&reset), state(&fresh), "reset: {}", ctx());
+        assert_eq!(reset.macro_cfg, fresh.macro_cfg, "reset: {}", ctx());
         let ran_expanded = m
             .exp_cache
             .progs
