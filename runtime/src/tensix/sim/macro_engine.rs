@@ -197,7 +197,7 @@ pub(super) struct MacroState {
     /// Scratch buffers of `macro_tick` (kept to avoid allocating every cycle; empty between
     /// cycles).
     due_buf: Vec<Pending>,
-    writes_buf: Vec<(usize, [u32; LANES], u32)>,
+    writes_buf: Vec<SchedWrite>,
     /// What a SFPLOADMACRO schedules, by everything that decides it (see [`PlanKey`]): decoding
     /// and substituting the templates once per configuration instead of once per issue.
     plans: Vec<(PlanKey, [Option<PlanEntry>; 4])>,
@@ -248,6 +248,44 @@ fn scratch_writes(insn: &Insn) -> Option<u32> {
         Insn::Shft2 { mod1, .. } if !matches!(mod1.0, 5 | 6) => None,
         Insn::Swap { vc, vd, mod1 } => matches!(mod1.0, 0 | 1 | 9).then(|| bit(vc) | bit(vd)),
         mut i => subst::vd_slot(&mut i).map(|vd| bit(*vd)),
+    }
+}
+
+/// A scheduled op renamed onto its scratch register `s`: the instruction `sched_op` runs, its
+/// pre-decoded form, and the registers it can write (saved and restored around it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SchedRun {
+    pub s: u8,
+    pub run: Insn,
+    pub op: super::exec::Op,
+    /// The registers to save and restore around it (the first `saves` entries), or `None`
+    /// for every LReg.
+    pub saved: Option<([u8; 2], usize)>,
+}
+
+/// A scheduled op's result waiting for the end of its cycle: `(register, values, lanes)`.
+pub(super) type SchedWrite = (usize, [u32; LANES], u32);
+
+impl SchedRun {
+    pub(super) fn new(insn: &Insn, s: u8, arch: isa::Arch, cfg: &super::SimConfig) -> SchedRun {
+        let run = with_vd(insn, Reg(s));
+        SchedRun {
+            s,
+            run,
+            op: super::exec::lower(&run, arch, cfg.strict, &cfg.dst),
+            // The scratch (and, for the two-output SFPSWAP modes, VC) when `scratch_writes`
+            // knows the instruction, else every LReg.
+            saved: scratch_writes(&run)
+                .map(|w| w | 1 << s)
+                .filter(|w| w.count_ones() <= 2)
+                .map(|w| {
+                    let mut regs = [0u8; 2];
+                    for (k, r) in (0..17u8).filter(|r| w >> r & 1 != 0).enumerate() {
+                        regs[k] = r;
+                    }
+                    (regs, w.count_ones() as usize)
+                }),
+        }
     }
 }
 
@@ -345,9 +383,9 @@ impl Machine {
             res = match p.what {
                 Sched::Nop => Ok(()),
                 Sched::Store { vd, mod0, imm10 } => self.sched_store(p.pc, vd, mod0, imm10, dst),
-                Sched::Op { insn, din, dest } => self
-                    .sched_op(p.pc, &insn, din, dest, dst)
-                    .map(|w| writes.push(w)),
+                Sched::Op { insn, din, dest } => {
+                    self.sched_op(p.pc, &insn, din, dest, dst, Some(&mut writes))
+                }
             };
             if res.is_err() {
                 break;
@@ -420,15 +458,17 @@ impl Machine {
     }
 
     /// Runs a scheduled op on the cycle-start state (see `macro_tick_due`) and restores the
-    /// LRegs; returns `(dest register, values, lanes)`.
-    fn sched_op(
+    /// LRegs; its result `(dest register, values, lanes)` goes to `defer` when given, else into
+    /// the register at once.
+    pub(super) fn sched_op(
         &mut self,
         pc: usize,
         insn: &Insn,
         din: u8,
         dest: u8,
         dst: &mut Dest,
-    ) -> Result<(usize, [u32; LANES], u32), SimError> {
+        defer: Option<&mut Vec<SchedWrite>>,
+    ) -> Result<(), SimError> {
         // Scratch register: one the renamed instruction does not otherwise read.
         let mut reads = sched_reads(insn, din) | 1 << 7 | 1 << din;
         if let Insn::Mad { vb, vc, mod1, .. }
@@ -451,40 +491,52 @@ impl Machine {
                 },
             ));
         };
-        let run = with_vd(insn, Reg(s));
-        let su = usize::from(s);
-        // Save what the renamed instruction can write: the scratch (and, for the two-output
-        // SFPSWAP modes, VC) when `scratch_writes` knows the instruction, else every LReg.
-        let written = scratch_writes(&run).map_or(u32::MAX, |w| w | 1 << su);
+        let run = SchedRun::new(insn, s, self.arch, &self.cfg);
+        self.sched_op_in(pc, &run, din, dest, dst, defer)
+    }
+
+    /// [`Machine::sched_op`] once its scratch register is chosen.
+    pub(super) fn sched_op_in(
+        &mut self,
+        pc: usize,
+        r: &SchedRun,
+        din: u8,
+        dest: u8,
+        dst: &mut Dest,
+        defer: Option<&mut Vec<SchedWrite>>,
+    ) -> Result<(), SimError> {
+        let su = usize::from(r.s);
         let cur_i = self.init;
         let mut saved = [[0u32; LANES]; 2];
-        let mut saved_regs = [usize::MAX; 2];
-        let full = if written.count_ones() <= 2 {
-            for (k, r) in (0..17).filter(|r| written >> r & 1 != 0).enumerate() {
-                saved[k] = self.lreg[r];
-                saved_regs[k] = r;
+        let full = match r.saved {
+            Some((regs, n)) => {
+                for k in 0..n {
+                    saved[k] = self.lreg[usize::from(regs[k])];
+                }
+                None
             }
-            None
-        } else {
-            Some(Box::new(self.lreg))
+            None => Some(Box::new(self.lreg)),
         };
         let d = usize::from(din & 15);
         self.lreg[su] = self.lreg[d];
         self.init[su] = cur_i[d];
         let (cc, mad, busy, sh) = (self.cc, self.mad_pending, self.busy_next, self.wh_shuffle);
         let en = self.lane_enabled();
-        let res = self.execute_lowered(&run, pc, dst);
+        let res = if self.fast(&r.op) {
+            Ok(())
+        } else {
+            self.execute(&r.run, pc, dst)
+        };
         let out = self.lreg[su];
         let new_cc = self.cc;
-        match full {
-            Some(all) => self.lreg = *all,
-            None => {
-                for (k, &r) in saved_regs.iter().enumerate() {
-                    if r != usize::MAX {
-                        self.lreg[r] = saved[k];
-                    }
+        match (full, r.saved) {
+            (Some(all), _) => self.lreg = *all,
+            (None, Some((regs, n))) => {
+                for k in 0..n {
+                    self.lreg[usize::from(regs[k])] = saved[k];
                 }
             }
+            (None, None) => {}
         }
         self.init = cur_i;
         self.mad_pending = mad;
@@ -492,7 +544,12 @@ impl Machine {
         self.wh_shuffle = sh;
         self.cc = if dest >= 8 { cc } else { new_cc };
         res?;
-        Ok((usize::from(dest).min(16), out, en))
+        let reg = usize::from(dest).min(16);
+        match defer {
+            Some(w) => w.push((reg, out, en)),
+            None => self.apply_sched_write(reg, &out, en),
+        }
+        Ok(())
     }
 
     /// SFPLOADMACRO (§6.2): the load part, then enqueue the sequence.

@@ -8,7 +8,7 @@
 //!   state `step` does nothing but count one instruction and one cycle, run the SFPLOADMACRO
 //!   engine's cycle hook (`macro_cycle` with no stall; only once the engine has been used) and
 //!   then `execute`; otherwise the op goes through the full path. Scheduled macro instructions
-//!   use the specialised handlers too (`execute_lowered`).
+//!   use the specialised handlers too (`macro_engine::SchedRun`, `Machine::fast_io`).
 //! * Only instructions that exist on the arch and have no VD ≥ 12 (backdoor writes) are lowered;
 //!   REPLAY and SFPLOADMACRO always take the full path.
 //! * A specialised op is lowered only when every static check of its handler passes; a runtime
@@ -376,23 +376,6 @@ impl Machine {
         }
     }
 
-    /// `execute` through the specialised handler of the instruction's lowered form when it has
-    /// one (same semantics, see the module invariants; used for scheduled macro instructions,
-    /// which `execute` runs without issue-level work).
-    pub(in crate::tensix::sim) fn execute_lowered(
-        &mut self,
-        insn: &Insn,
-        pc: usize,
-        dst: &mut Dest,
-    ) -> Result<(), SimError> {
-        let op = lower(insn, self.arch, self.cfg.strict, &self.cfg.dst);
-        if self.fast(&op) {
-            Ok(())
-        } else {
-            self.execute(insn, pc, dst)
-        }
-    }
-
     /// SFPLOAD as its generic handler does it, with the mode checks done at lowering.
     #[inline(always)]
     fn fast_load(
@@ -438,7 +421,7 @@ impl Machine {
     /// Executes a specialised op; `false` = not done (generic op, or a runtime check failed
     /// before any state changed), run the generic handler.
     #[inline(always)]
-    fn fast(&mut self, op: &Op) -> bool {
+    pub(in crate::tensix::sim) fn fast(&mut self, op: &Op) -> bool {
         self.fast_io(op, None)
     }
 

@@ -14,9 +14,9 @@
 //! [`Unsupported`](Halt::Unsupported), and the caller runs it on the step-by-step engine, which
 //! reports the error at its exact point. So does anything whose effect is not a function of the
 //! stream: SFPCONFIG and backdoor writes (configuration changes), REPLAY, an instruction not on
-//! the arch, a scheduled MAD with INDIRECT_VA (its scratch register depends on L7). What stays
-//! data-dependent is checked when the stream executes, by the same handlers: uninitialised
-//! lanes, `L16Misuse`, Dst errors, lane flags and enables.
+//! the arch. What stays data-dependent is checked when the stream executes, by the same
+//! handlers: uninitialised lanes, `L16Misuse`, Dst errors, lane flags and enables, the scratch
+//! register of a scheduled MAD with INDIRECT_VA (it depends on L7).
 //!
 //! Store addresses in a [`SchedState`] are offsets from the Dst address base (offset + RWC.Dst)
 //! at the state's point, so a loop body's steady state repeats from one iteration to the next
@@ -28,7 +28,7 @@
 
 use super::rules;
 use super::subst::sched_reads;
-use super::{Pending, Sched, Unit};
+use super::{Pending, Sched, SchedRun, Unit};
 use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{self, Arch, Insn, Reg};
 use crate::tensix::sim::exec::issue::{issue_effects, issue_stall, IssueState};
@@ -89,6 +89,8 @@ pub(super) enum Ev {
         insn: Insn,
         din: u8,
         dest: u8,
+        /// Its renamed form when the scratch register does not depend on lane data.
+        run: Option<SchedRun>,
     },
 }
 
@@ -314,9 +316,12 @@ impl<'a> Expander<'a> {
                     }
                 }
                 Sched::Op { insn, din, dest } => {
-                    let s = scratch(&insn, din).ok_or(Halt::Unsupported)?;
-                    let run = super::with_vd(&insn, Reg(s));
-                    let op = redirectable(lower(&run, self.arch, self.cfg.strict, &self.cfg.dst))
+                    // `sched_op` picks the scratch register and reports when there is none; the
+                    // redirected form needs the same scratch to lower the renamed instruction.
+                    let run =
+                        scratch(&insn, din).map(|s| SchedRun::new(&insn, s, self.arch, self.cfg));
+                    let op = run
+                        .and_then(|r| redirectable(r.op))
                         .map_or(Op::Exec, |o| with_d(o, din));
                     rw[n] = (sched_reads(&insn, din) | 1 << (din & 15), 1 << dest);
                     Ev::Sched {
@@ -325,6 +330,7 @@ impl<'a> Expander<'a> {
                         insn,
                         din,
                         dest,
+                        run,
                     }
                 }
             };
@@ -354,7 +360,8 @@ impl<'a> Expander<'a> {
 }
 
 /// The scratch register `sched_op` evaluates a scheduled op in (one the renamed instruction does
-/// not otherwise read); `None` when there is none or when it depends on lane data (INDIRECT_VA).
+/// not otherwise read); `None` when there is none or when it depends on lane data (INDIRECT_VA:
+/// the registers L7 selects), in which case the op runs through `sched_op`, which decides.
 pub(super) fn scratch(insn: &Insn, din: u8) -> Option<u8> {
     if let Insn::Mad { mod1, .. } | Insn::Add { mod1, .. } | Insn::Mul { mod1, .. } = *insn {
         if mod1.contains(isa::MadMod::INDIRECT_VA) {

@@ -250,6 +250,7 @@ impl Machine {
                 ref insn,
                 din,
                 dest,
+                ref run,
             } => {
                 let en = self.lane_enabled();
                 if self.fast_io(&op, Some(dest)) {
@@ -257,8 +258,10 @@ impl Machine {
                         self.macro_state.l16_init |= en;
                     }
                 } else {
-                    let (r, vals, en) = self.sched_op(pc, insn, din, dest, dst)?;
-                    self.apply_sched_write(r, &vals, en);
+                    match run {
+                        Some(run) => self.sched_op_in(pc, run, din, dest, dst, None)?,
+                        None => self.sched_op(pc, insn, din, dest, dst, None)?,
+                    }
                 }
                 Ok(())
             }
@@ -322,10 +325,12 @@ impl Machine {
                     ref insn,
                     din,
                     dest,
+                    ref run,
                     ..
-                } => self
-                    .sched_op(pc, insn, din, dest, dst)
-                    .map(|w| writes.push(w)),
+                } => match run {
+                    Some(run) => self.sched_op_in(pc, run, din, dest, dst, Some(&mut writes)),
+                    None => self.sched_op(pc, insn, din, dest, dst, Some(&mut writes)),
+                },
                 _ => Ok(()),
             }
             .map_err(|e| (e, first + j));
@@ -345,9 +350,13 @@ impl Machine {
 
     /// A scheduled instruction's result: `vals` into the enabled lanes `en` of register `r`.
     pub(super) fn apply_sched_write(&mut self, r: usize, vals: &[u32; LANES], en: u32) {
-        for (l, v) in vals.iter().enumerate() {
-            if en >> l & 1 != 0 {
-                self.lreg[r][l] = *v;
+        if en == !0 {
+            self.lreg[r] = *vals;
+        } else {
+            for (l, v) in vals.iter().enumerate() {
+                if en >> l & 1 != 0 {
+                    self.lreg[r][l] = *v;
+                }
             }
         }
         self.init[r] |= en;

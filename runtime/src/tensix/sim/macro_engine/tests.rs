@@ -65,7 +65,8 @@ fn template(rng: &mut fastrand::Rng) -> Insn {
             vb: reg(rng),
             vc,
             vd,
-            mod1: isa::MadMod(0),
+            // INDIRECT_VA: the registers read depend on L7.
+            mod1: isa::MadMod(if rng.u8(..3) == 0 { 4 } else { 0 }),
         },
         7 => Insn::Add {
             va: reg(rng),
