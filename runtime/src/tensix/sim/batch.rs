@@ -17,6 +17,9 @@ use crate::tensix::dest::{Dest, DestWidth};
 use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{Arch, Program};
 
+/// Values per parallel task (a whole number of chunks; at least one chunk).
+const GROUP_VALUES: usize = 1 << 16;
+
 /// How a kernel's data is laid out in Dst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchLayout {
@@ -97,8 +100,10 @@ pub fn run_batch_into(
         });
     }
     let per_chunk = layout.rows_per_chunk * LANES;
-    // Group several chunks per task so that tiny chunks still amortise machine setup.
-    let group = (4096 / per_chunk).max(1) * per_chunk;
+    // Group several chunks per task so that machine setup (reset, init, clearing Dst) is
+    // amortised: 2^16 values per group (8 chunks of a 32-bit Dst; a 2^22-input proof block is
+    // still 64 tasks).
+    let group = (GROUP_VALUES / per_chunk).max(1) * per_chunk;
     // Outputs are written in place; each rayon job reuses one Dst allocation, cleared per group
     // (a cleared Dst is exactly a new one), so per-group state is as before.
     let results: Vec<Result<(), BatchError>> = out

@@ -30,6 +30,14 @@
 //! it is computed once and cached (`MacroState::plans`), so the templates are decoded once per
 //! configuration, not per issue.
 //!
+//! Two ways to run a macro program share the data-independent rules (`rules`, and the issue
+//! timing of `exec::issue`): the step-by-step engine in this file, which does the bookkeeping
+//! every cycle, and the ahead-of-time expansion (`expand`, executed by `stream`), which does
+//! it once per program and queue state and then runs a pre-decoded stream. `Machine::run` /
+//! `run_rows` take the expansion for programs that issue SFPLOADMACRO (or while scheduled
+//! instructions are in flight) unless `Machine::set_macro_fast_path(false)`; the step-by-step
+//! engine is the oracle the expansion is tested against and its fallback.
+//!
 //! Invariants:
 //! * A scheduled instruction runs through the regular per-instruction handlers on a renamed copy
 //!   (its VB/"d" operand copied into a scratch LReg not otherwise read); the result is moved to

@@ -476,14 +476,7 @@ impl Machine {
             return Ok(self.since(before));
         }
         let low = self.take_lowered(body);
-        let mut res = Ok(());
-        for _ in 0..rows {
-            self.enter_kernel_state();
-            res = self.issue_ops(&low, dst);
-            if res.is_err() {
-                break;
-            }
-        }
+        let res = self.issue_rows(&low, dst, rows, true);
         self.put_lowered(low);
         res.map(|()| self.since(before))
     }

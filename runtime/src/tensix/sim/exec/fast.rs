@@ -317,6 +317,60 @@ impl Machine {
         low: &Lowered,
         dst: &mut Dest,
     ) -> Result<(), SimError> {
+        self.issue_rows(low, dst, 1, false)
+    }
+
+    /// Issues a lowered program `rows` times, establishing the D7 kernel state before each run
+    /// when `kernel_state`; stops at the first error. On x86-64 CPUs with AVX2 the loop (with
+    /// the specialised handlers inlined into it) runs as code compiled for AVX2 — the same
+    /// integer lane loops, vectorised 8 lanes wide; the generic handlers are shared.
+    pub(in crate::tensix::sim) fn issue_rows(
+        &mut self,
+        low: &Lowered,
+        dst: &mut Dest,
+        rows: usize,
+        kernel_state: bool,
+    ) -> Result<(), SimError> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { self.issue_rows_avx2(low, dst, rows, kernel_state) };
+        }
+        self.issue_rows_body(low, dst, rows, kernel_state)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn issue_rows_avx2(
+        &mut self,
+        low: &Lowered,
+        dst: &mut Dest,
+        rows: usize,
+        kernel_state: bool,
+    ) -> Result<(), SimError> {
+        self.issue_rows_body(low, dst, rows, kernel_state)
+    }
+
+    #[inline(always)]
+    fn issue_rows_body(
+        &mut self,
+        low: &Lowered,
+        dst: &mut Dest,
+        rows: usize,
+        kernel_state: bool,
+    ) -> Result<(), SimError> {
+        for _ in 0..rows {
+            if kernel_state {
+                self.enter_kernel_state();
+            }
+            self.issue_once(low, dst)?;
+        }
+        Ok(())
+    }
+
+    /// One run of a lowered program.
+    #[inline(always)]
+    fn issue_once(&mut self, low: &Lowered, dst: &mut Dest) -> Result<(), SimError> {
         for (pc, (insn, op)) in low.insns.iter().zip(&low.ops).enumerate() {
             if *op == Op::Slow || !self.issue_idle() {
                 self.issue(pc, insn, dst)?;

@@ -22,7 +22,7 @@
 //! at the state's point, so a loop body's steady state repeats from one iteration to the next
 //! and its expansion is reused for every iteration ([`ExpCache`]).
 //!
-//! Invariant: replaying [`expand`] up to event `k` gives the engine state the step-by-step path
+//! Invariant: replaying an expansion up to event `k` gives the engine state the step-by-step path
 //! holds when event `k` executes (used to leave the machine exactly as that path would after an
 //! error).
 

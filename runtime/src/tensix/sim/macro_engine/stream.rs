@@ -186,16 +186,7 @@ impl Machine {
         kernel_state: bool,
     ) -> Result<(), SimError> {
         let low = self.take_lowered(prog);
-        let mut res = Ok(());
-        for _ in 0..rows {
-            if kernel_state {
-                self.enter_kernel_state();
-            }
-            res = self.issue_ops(&low, dst);
-            if res.is_err() {
-                break;
-            }
-        }
+        let res = self.issue_rows(&low, dst, rows, kernel_state);
         self.put_lowered(low);
         res
     }
