@@ -191,8 +191,35 @@ impl Machine {
         res
     }
 
-    /// Executes one expanded run; on error, the error and the index of the failing event.
+    /// Executes one expanded run; on error, the error and the index of the failing event. As
+    /// `issue_rows`, AVX2 code where the CPU has it.
     fn exec_events(
+        &mut self,
+        events: &[Ev],
+        base: u16,
+        dst: &mut Dest,
+    ) -> Result<(), (SimError, usize)> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { self.exec_events_avx2(events, base, dst) };
+        }
+        self.exec_events_body(events, base, dst)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn exec_events_avx2(
+        &mut self,
+        events: &[Ev],
+        base: u16,
+        dst: &mut Dest,
+    ) -> Result<(), (SimError, usize)> {
+        self.exec_events_body(events, base, dst)
+    }
+
+    #[inline(always)]
+    fn exec_events_body(
         &mut self,
         events: &[Ev],
         base: u16,
@@ -262,6 +289,7 @@ impl Machine {
 
     /// One cycle's scheduled events one after the other; if one fails, the registers the
     /// earlier ones wrote get their cycle-start values back (`first` = index of `evs[0]`).
+    #[inline(always)]
     fn exec_group(
         &mut self,
         evs: &[Ev],
