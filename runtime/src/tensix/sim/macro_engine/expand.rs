@@ -392,9 +392,10 @@ fn with_d(mut op: Op, din: u8) -> Op {
     op
 }
 
-/// Bound on the programs and on the start states per program an [`ExpCache`] keeps.
-const MAX_PROGS: usize = 8;
-const MAX_STATES: usize = 32;
+/// Bound on the programs and on the start states per program an [`ExpCache`] keeps (tiny in
+/// unit tests, so that the random-program test also runs the eviction paths).
+const MAX_PROGS: usize = if cfg!(test) { 2 } else { 8 };
+const MAX_STATES: usize = if cfg!(test) { 3 } else { 32 };
 
 /// Expansions of one program in one context, by start state.
 #[derive(Debug, Clone)]

@@ -158,13 +158,13 @@ impl Machine {
                 return Ok(());
             }
             let n = pe.next(arch, &cfg, k);
-            if pe.states[n].exp.is_none() {
-                // The next run falls back: hand it the state so far.
-                let end = pe.states[k].exp.as_ref().map(|e| e.end.clone());
-                if let Some(end) = end {
-                    self.set_queue(&end, end_base);
-                    self.set_issue(&end.issue);
-                }
+            let next = &pe.states[n];
+            if next.exp.is_none() {
+                // The next run falls back: hand it the state so far (the start state of entry
+                // `n` is this run's end state; `next` may have dropped entry `k`).
+                let start = next.start.clone();
+                self.set_queue(&start, end_base);
+                self.set_issue(&start.issue);
             }
             k = n;
         }
