@@ -12,9 +12,12 @@
 //!
 //! * (d) macro vs plain: the published fp32→bf16 SFPLOADMACRO kernel (tensix.md §8.1,
 //!   `tests/data/tensix_published/fp32_to_bf16.macro.s`) and its plain equivalent through
-//!   `run_kernel_batch` over 2^18 fp32 inputs on ONE thread (values per second, and the
-//!   macro/plain time ratio); outputs of the two must agree. `-- macro` runs only (d);
-//!   `-- macro-only` / `-- plain-only` time one of its kernels.
+//!   `run_kernel_batch` over 2^18 inputs on ONE thread (values per second, and the
+//!   macro/plain time ratio); outputs of the two must agree. Then the same for the published
+//!   u32→fp32 kernel (§8.7: scheduled SFPCAST, SFPSHFT2 and an INDIRECT_VA SFPMAD, which run
+//!   through the general scheduled-instruction path). `-- macro` runs only (d);
+//!   `-- macro-only` / `-- plain-only` time one fp32→bf16 kernel, `-- macro-only-u32` /
+//!   `-- plain-only-u32` one u32→fp32 kernel.
 //!
 //! Each figure is the best of several runs; inputs are deterministic (fastrand seed 7). Results of
 //! (c) are checked against x86 `cvttss2si` so a fast wrong simulator cannot report a figure.
@@ -87,7 +90,7 @@ fn report(name: &str, lane_insns: f64, d: Duration) {
 fn run() -> Result<(), String> {
     let arch = Arch::Bh;
     let mut rng = fastrand::Rng::with_seed(7);
-    if std::env::args().any(|a| a.starts_with("macro") || a == "plain-only") {
+    if std::env::args().any(|a| a.starts_with("macro") || a.starts_with("plain-only")) {
         // Only (d) (`cargo bench -p pto-runtime --bench tensix_sim -- macro`).
         let inputs: Vec<u32> = (0..1 << 18).map(|_| rng.u32(..)).collect();
         return macro_vs_plain(&inputs);
@@ -205,94 +208,122 @@ fn run() -> Result<(), String> {
     macro_vs_plain(&big[..1 << 18])
 }
 
-/// (d): the published fp32→bf16 macro kernel against its plain equivalent, one thread.
+/// One macro/plain pair of (d): listing stem, I/O modes and rows per body (macro, plain).
+struct Pair {
+    name: &'static str,
+    /// Suffix of its `-- macro-only` / `-- plain-only` arguments.
+    arg: &'static str,
+    macro_text: &'static str,
+    plain_text: &'static str,
+    load: Mod0,
+    out: Mod0,
+    rows: (usize, usize),
+}
+
+const PAIRS: [Pair; 2] = [
+    Pair {
+        name: "fp32->bf16",
+        arg: "",
+        macro_text: include_str!("../tests/data/tensix_published/fp32_to_bf16.macro.s"),
+        plain_text: include_str!("../tests/data/tensix_published/fp32_to_bf16.plain.s"),
+        load: Mod0::Fp32,
+        out: Mod0::Bf16,
+        rows: (2, 1),
+    },
+    Pair {
+        name: "u32->fp32",
+        arg: "-u32",
+        macro_text: include_str!("../tests/data/tensix_published/u32_to_fp32.macro.s"),
+        plain_text: include_str!("../tests/data/tensix_published/u32_to_fp32.plain.s"),
+        load: Mod0::Int32,
+        out: Mod0::Fp32,
+        rows: (1, 1),
+    },
+];
+
+/// (d): the published macro kernels against their plain equivalents, one thread.
 fn macro_vs_plain(inputs: &[u32]) -> Result<(), String> {
     let arch = Arch::Bh;
     let cfg = SimConfig {
         allow_backdoor: true,
         ..SimConfig::default()
     };
-    let mk = Kernel::parse(
-        include_str!("../tests/data/tensix_published/fp32_to_bf16.macro.s"),
-        arch,
-    )
-    .map_err(|e| e.to_string())?;
-    let pk = Kernel::parse(
-        include_str!("../tests/data/tensix_published/fp32_to_bf16.plain.s"),
-        arch,
-    )
-    .map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .map_err(|e| e.to_string())?;
-    let go = |k: &Kernel, rows: usize| {
-        pool.install(|| {
-            run_kernel_batch(
-                arch,
-                cfg,
-                k,
-                rows,
-                inputs,
-                Mod0::Fp32,
-                Mod0::Bf16,
-                DestWidth::W32,
-                ROWS,
-            )
-        })
-        .map_err(|e| e.to_string())
-    };
-    // `-- macro-only` / `-- plain-only`: time one kernel (e.g. under `perf stat`).
-    for (arg, k, rows) in [("macro-only", &mk, 2), ("plain-only", &pk, 1)] {
-        if std::env::args().any(|a| a == arg) {
-            let d = best(|| go(k, rows).map(|_| ()))?;
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stdout(),
-                format_args!("{arg}: {:.3} ms\n", d.as_secs_f64() * 1e3),
-            );
-            return Ok(());
-        }
-    }
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    let dm = best(|| {
-        a = go(&mk, 2)?;
-        Ok(())
-    })?;
-    let dp = best(|| {
-        b = go(&pk, 1)?;
-        Ok(())
-    })?;
-    if a != b {
-        return Err("macro and plain fp32->bf16 kernels disagree".into());
-    }
-    let n = inputs.len() as f64;
     let mut out = std::io::stdout();
-    for (name, d) in [
-        (
-            "(d) fp32->bf16 macro kernel, run_kernel_batch, 1 thread",
-            dm,
-        ),
-        (
-            "(d) fp32->bf16 plain kernel, run_kernel_batch, 1 thread",
-            dp,
-        ),
-    ] {
+    for pair in &PAIRS {
+        let mk = Kernel::parse(pair.macro_text, arch).map_err(|e| e.to_string())?;
+        let pk = Kernel::parse(pair.plain_text, arch).map_err(|e| e.to_string())?;
+        let go = |k: &Kernel, rows: usize| {
+            pool.install(|| {
+                run_kernel_batch(
+                    arch,
+                    cfg,
+                    k,
+                    rows,
+                    inputs,
+                    pair.load,
+                    pair.out,
+                    DestWidth::W32,
+                    ROWS,
+                )
+            })
+            .map_err(|e| e.to_string())
+        };
+        // `-- macro-only` / `-- plain-only` (`-u32` for the second pair): time one kernel (e.g.
+        // under callgrind).
+        for (kind, k, rows) in [("macro", &mk, pair.rows.0), ("plain", &pk, pair.rows.1)] {
+            let arg = format!("{kind}-only{}", pair.arg);
+            if std::env::args().any(|a| a == arg) {
+                let d = best(|| go(k, rows).map(|_| ()))?;
+                let _ = std::io::Write::write_fmt(
+                    &mut out,
+                    format_args!("{arg}: {:.3} ms\n", d.as_secs_f64() * 1e3),
+                );
+                return Ok(());
+            }
+        }
+        if std::env::args().any(|a| a.contains("-only")) {
+            continue; // another pair's kernel is to be timed
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let dm = best(|| {
+            a = go(&mk, pair.rows.0)?;
+            Ok(())
+        })?;
+        let dp = best(|| {
+            b = go(&pk, pair.rows.1)?;
+            Ok(())
+        })?;
+        if a != b {
+            return Err(format!("macro and plain {} kernels disagree", pair.name));
+        }
+        let n = inputs.len() as f64;
+        for (kind, d) in [("macro", dm), ("plain", dp)] {
+            let name = format!(
+                "(d) {} {kind} kernel, run_kernel_batch, 1 thread",
+                pair.name
+            );
+            let _ = std::io::Write::write_fmt(
+                &mut out,
+                format_args!(
+                    "{name:<62} {:>9.3} ms  {:>9.3e} values/s\n",
+                    d.as_secs_f64() * 1e3,
+                    n / d.as_secs_f64()
+                ),
+            );
+        }
         let _ = std::io::Write::write_fmt(
             &mut out,
             format_args!(
-                "{name:<62} {:>9.3} ms  {:>9.3e} values/s\n",
-                d.as_secs_f64() * 1e3,
-                n / d.as_secs_f64()
+                "{} macro / plain time: {:.2}\n",
+                pair.name,
+                dm.as_secs_f64() / dp.as_secs_f64()
             ),
         );
     }
-    let _ = std::io::Write::write_fmt(
-        &mut out,
-        format_args!(
-            "macro / plain time: {:.2}\n",
-            dm.as_secs_f64() / dp.as_secs_f64()
-        ),
-    );
     Ok(())
 }
 

@@ -17,6 +17,9 @@ use crate::tensix::dest::{Dest, DestWidth};
 use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{Arch, Program};
 
+/// Values per parallel task (a whole number of chunks; at least one chunk).
+const GROUP_VALUES: usize = 1 << 16;
+
 /// How a kernel's data is laid out in Dst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchLayout {
@@ -97,44 +100,50 @@ pub fn run_batch_into(
         });
     }
     let per_chunk = layout.rows_per_chunk * LANES;
-    // Group several chunks per task so that tiny chunks still amortise machine setup.
-    let group = (4096 / per_chunk).max(1) * per_chunk;
+    // Group several chunks per task so that machine setup (reset, init, clearing Dst) is
+    // amortised: 2^16 values per group (8 chunks of a 32-bit Dst; a 2^22-input proof block is
+    // still 64 tasks).
+    let group = (GROUP_VALUES / per_chunk).max(1) * per_chunk;
     // Outputs are written in place; each rayon job reuses one Dst allocation, cleared per group
     // (a cleared Dst is exactly a new one), so per-group state is as before.
     let results: Vec<Result<(), BatchError>> = out
         .par_chunks_mut(group)
         .zip(inputs.par_chunks(group))
         .enumerate()
-        .map_init(Dest::new, |dst, (g, (out, part))| {
-            dst.clear();
-            let mut m = Machine::with_config(arch, cfg);
-            let base = g * (group / per_chunk);
-            m.enter_kernel_state();
-            m.run(init, dst).map_err(|source| BatchError::Sim {
-                chunk: base,
-                first: g * group,
-                source,
-            })?;
-            for (k, (chunk, o)) in part
-                .chunks(per_chunk)
-                .zip(out.chunks_mut(per_chunk))
-                .enumerate()
-            {
-                let idx = base + k;
-                dst.write_rows(chunk, layout.load, layout.width, arch)
-                    .map_err(|source| BatchError::Dest { chunk: idx, source })?;
-                m.set_rwc_dst(0);
-                m.run_rows(body, dst, chunk.len().div_ceil(LANES))
-                    .map_err(|source| BatchError::Sim {
-                        chunk: idx,
-                        first: idx * per_chunk,
-                        source,
-                    })?;
-                dst.read_rows_to_slice(layout.out, layout.width, arch, o)
-                    .map_err(|source| BatchError::Dest { chunk: idx, source })?;
-            }
-            Ok(())
-        })
+        .map_init(
+            || (Machine::with_config(arch, cfg), Dest::new()),
+            |(m, dst), (g, (out, part))| {
+                dst.clear();
+                // A reset machine is a new one, with its pre-decoded programs kept.
+                m.reset();
+                let base = g * (group / per_chunk);
+                m.enter_kernel_state();
+                m.run(init, dst).map_err(|source| BatchError::Sim {
+                    chunk: base,
+                    first: g * group,
+                    source,
+                })?;
+                for (k, (chunk, o)) in part
+                    .chunks(per_chunk)
+                    .zip(out.chunks_mut(per_chunk))
+                    .enumerate()
+                {
+                    let idx = base + k;
+                    dst.write_rows(chunk, layout.load, layout.width, arch)
+                        .map_err(|source| BatchError::Dest { chunk: idx, source })?;
+                    m.set_rwc_dst(0);
+                    m.run_rows(body, dst, chunk.len().div_ceil(LANES))
+                        .map_err(|source| BatchError::Sim {
+                            chunk: idx,
+                            first: idx * per_chunk,
+                            source,
+                        })?;
+                    dst.read_rows_to_slice(layout.out, layout.width, arch, o)
+                        .map_err(|source| BatchError::Dest { chunk: idx, source })?;
+                }
+                Ok(())
+            },
+        )
         .collect();
     // The first failing group in input order, as a sequential run would report.
     results.into_iter().collect()

@@ -12,9 +12,10 @@ use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{self, Arch, Insn, Reg};
 
 mod fast;
+pub(super) mod issue;
 mod lanes;
 
-pub(super) use fast::Lowered;
+pub(super) use fast::{lower, Lowered, Op};
 
 pub(super) use lanes::prng_step;
 use lanes::{map2, mask2, reads, reg_bit, shift, Lanes};
@@ -153,56 +154,17 @@ impl Machine {
             });
         }
         // Issue timing: hazards against the previous MAD-class result, auto-stalls.
-        let (actual, seen) = reads(insn);
-        let mut stall = 0u64;
-        if self.mad_pending & actual != 0 {
-            let undetected = match self.arch {
-                Arch::Wh => self.mad_pending & actual,
-                Arch::Bh => self.mad_pending & actual & !seen,
-            };
-            if undetected != 0 {
-                return Err(SimError::MadHazard {
-                    pc,
-                    reg: undetected.trailing_zeros() as usize,
-                });
-            }
-            stall = 1;
-        } else if self.mad_pending & seen != 0 && self.arch == Arch::Bh {
-            stall = 1;
+        let prev = issue::IssueState {
+            mad_pending: self.mad_pending,
+            busy_next: self.busy_next,
+            wh_shuffle: self.wh_shuffle,
+        };
+        let stall = issue::issue_stall(insn, pc, self.arch, &prev);
+        // The shuffle state is consumed unless a MAD hazard stopped issue before its check.
+        if !matches!(stall, Err(SimError::MadHazard { .. })) {
+            self.wh_shuffle = None;
         }
-        if self.busy_next && !matches!(insn, Insn::Nop) {
-            stall = stall.max(1);
-        }
-        if let Some(vd) = self.wh_shuffle.take() {
-            use Insn as I;
-            let forbidden = matches!(
-                insn,
-                I::Abs { .. }
-                    | I::And { .. }
-                    | I::Cast { .. }
-                    | I::DivP2 { .. }
-                    | I::ExExp { .. }
-                    | I::ExMan { .. }
-                    | I::IAdd { .. }
-                    | I::Lz { .. }
-                    | I::Mov { .. }
-                    | I::Not { .. }
-                    | I::Or { .. }
-                    | I::SetExp { .. }
-                    | I::SetMan { .. }
-                    | I::SetSgn { .. }
-                    | I::Shft { .. }
-                    | I::StochRnd { .. }
-                    | I::Xor { .. }
-            ) || matches!(insn, I::Shft2 { mod1, .. } if matches!(mod1.0, 0 | 1 | 5 | 6));
-            let reads_vd = vd < 8 && actual >> vd & 1 != 0;
-            if forbidden || reads_vd {
-                return Err(SimError::ShuffleHazard {
-                    pc,
-                    mnemonic: inf.mnemonic,
-                });
-            }
-        }
+        let stall = stall?;
         self.stats.instructions += 1;
         self.stats.cycles += 1 + stall;
         self.stats.stalls += stall;

@@ -76,7 +76,18 @@ impl Kernel {
         dst: &mut Dest,
         runs: usize,
     ) -> Result<super::Stats, SimError> {
-        let mut m = Machine::with_config(arch, cfg);
+        self.run_on(&mut Machine::with_config(arch, cfg), dst, runs)
+    }
+
+    /// As [`Kernel::run`] on `m`, a machine in its reset state set up by the caller (e.g. to
+    /// choose the issue path with [`Machine::set_macro_fast_path`]); returns the counts of the
+    /// body iterations.
+    pub fn run_on(
+        &self,
+        m: &mut Machine,
+        dst: &mut Dest,
+        runs: usize,
+    ) -> Result<super::Stats, SimError> {
         m.enter_kernel_state();
         m.run(&self.init, dst)?;
         m.set_rwc_dst(0);
@@ -139,6 +150,76 @@ pub fn compare_with_plain(
     }
 }
 
+/// A difference between the two issue paths of a kernel (see [`check_issue_paths`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expanded and step-by-step runs differ in {what}: {expanded} vs {stepwise}")]
+pub struct IssuePathMismatch {
+    /// What differs (result, Dst, machine state).
+    pub what: &'static str,
+    /// The expanded path's side.
+    pub expanded: String,
+    /// The step-by-step engine's side.
+    pub stepwise: String,
+}
+
+/// The machine state both issue paths must leave: counts, registers and their defined lanes,
+/// lane flags, flag stack depth, RWC.Dst and the number of pending scheduled instructions.
+fn observable(m: &Machine) -> String {
+    let regs: Vec<(Option<&[u32; LANES]>, u32)> =
+        (0..17).map(|r| (m.lreg(r), m.lreg_defined(r))).collect();
+    format!(
+        "{:?} flags {:#x}/{:#x} depth {} rwc {} pending {} {:?}",
+        m.stats(),
+        m.lane_flags(),
+        m.use_lane_flags(),
+        m.stack_depth(),
+        m.rwc_dst(),
+        m.macro_pending(),
+        regs
+    )
+}
+
+/// Runs `k` (`runs` body iterations) on copies of `dst` through the expanded macro path and
+/// through the step-by-step engine ([`Machine::set_macro_fast_path`]) and requires the same
+/// result (error included), Dst and machine state; returns the common result. The oracle for
+/// the expanded path (issue 10 item 7).
+pub fn check_issue_paths(
+    arch: Arch,
+    cfg: SimConfig,
+    k: &Kernel,
+    dst: &Dest,
+    runs: usize,
+) -> Result<Result<super::Stats, SimError>, IssuePathMismatch> {
+    let run = |fast: bool| {
+        let mut m = Machine::with_config(arch, cfg);
+        m.set_macro_fast_path(fast);
+        let mut d = dst.clone();
+        let res = k.run_on(&mut m, &mut d, runs);
+        (res, d, observable(&m))
+    };
+    let (a, da, sa) = run(true);
+    let (b, db, sb) = run(false);
+    let differ = |what, x: String, y: String| IssuePathMismatch {
+        what,
+        expanded: x,
+        stepwise: y,
+    };
+    if a != b {
+        return Err(differ("result", format!("{a:?}"), format!("{b:?}")));
+    }
+    if let Some(i) = da.bits().iter().zip(db.bits()).position(|(x, y)| x != y) {
+        return Err(differ(
+            "Dst",
+            format!("cell {i}: {:#06x}", da.bits()[i]),
+            format!("{:#06x}", db.bits()[i]),
+        ));
+    }
+    if sa != sb {
+        return Err(differ("machine state", sa, sb));
+    }
+    Ok(a)
+}
+
 /// Errors of [`run_kernel_batch`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KernelBatchError {
@@ -187,27 +268,34 @@ pub fn run_kernel_batch(
     }
     let per = rows_per_chunk * LANES;
     let group = (8192 / per).max(1) * per;
+    // Each rayon job reuses one machine (reset per chunk, its caches of pre-decoded and
+    // expanded programs kept) and one Dst allocation.
     let parts: Vec<Result<Vec<u32>, KernelBatchError>> = inputs
         .par_chunks(group)
         .enumerate()
-        .map(|(g, part)| {
-            let mut dst = Dest::new();
-            let mut res = Vec::with_capacity(part.len());
-            for (i, chunk) in part.chunks(per).enumerate() {
-                let first = g * group + i * per;
-                let mut padded = chunk.to_vec();
-                padded.resize(per, 0);
-                dst.write_rows(&padded, load, width, arch)
-                    .map_err(|source| KernelBatchError::Dest { first, source })?;
-                k.run(arch, cfg, &mut dst, rows_per_chunk / body_rows)
-                    .map_err(|source| KernelBatchError::Sim { first, source })?;
-                let got = dst
-                    .read_rows(per, out, width, arch)
-                    .map_err(|source| KernelBatchError::Dest { first, source })?;
-                res.extend(got.iter().take(chunk.len()));
-            }
-            Ok(res)
-        })
+        .map_init(
+            || (Machine::with_config(arch, cfg), Dest::new()),
+            |(m, dst), (g, part)| {
+                // A cleared Dst is exactly a new one: groups share no state.
+                dst.clear();
+                let mut res = Vec::with_capacity(part.len());
+                for (i, chunk) in part.chunks(per).enumerate() {
+                    let first = g * group + i * per;
+                    let mut padded = chunk.to_vec();
+                    padded.resize(per, 0);
+                    dst.write_rows(&padded, load, width, arch)
+                        .map_err(|source| KernelBatchError::Dest { first, source })?;
+                    m.reset();
+                    k.run_on(m, dst, rows_per_chunk / body_rows)
+                        .map_err(|source| KernelBatchError::Sim { first, source })?;
+                    let got = dst
+                        .read_rows(per, out, width, arch)
+                        .map_err(|source| KernelBatchError::Dest { first, source })?;
+                    res.extend(got.iter().take(chunk.len()));
+                }
+                Ok(res)
+            },
+        )
         .collect();
     let mut all = Vec::with_capacity(inputs.len());
     for p in parts {

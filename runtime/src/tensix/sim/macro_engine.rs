@@ -30,6 +30,14 @@
 //! it is computed once and cached (`MacroState::plans`), so the templates are decoded once per
 //! configuration, not per issue.
 //!
+//! Two ways to run a macro program share the data-independent rules (`rules`, and the issue
+//! timing of `exec::issue`): the step-by-step engine in this file, which does the bookkeeping
+//! every cycle, and the ahead-of-time expansion (`expand`, executed by `stream`), which does
+//! it once per program and queue state and then runs a pre-decoded stream. `Machine::run` /
+//! `run_rows` take the expansion for programs that issue SFPLOADMACRO (or while scheduled
+//! instructions are in flight) unless `Machine::set_macro_fast_path(false)`; the step-by-step
+//! engine is the oracle the expansion is tested against and its fallback.
+//!
 //! Invariants:
 //! * A scheduled instruction runs through the regular per-instruction handlers on a renamed copy
 //!   (its VB/"d" operand copied into a scratch LReg not otherwise read); the result is moved to
@@ -45,9 +53,14 @@ use crate::tensix::dest::Dest;
 use crate::tensix::formats::Mod0;
 use crate::tensix::isa::{self, Insn, Reg};
 
+pub(super) mod expand;
+mod rules;
+mod stream;
 mod subst;
+#[cfg(test)]
+mod tests;
+use subst::sched_reads;
 pub use subst::with_vd;
-use subst::{sched_reads, substitute};
 
 /// The SFPU sub-units a macro can schedule on (§6.1 byte order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,7 +205,7 @@ pub(super) struct MacroState {
     /// Scratch buffers of `macro_tick` (kept to avoid allocating every cycle; empty between
     /// cycles).
     due_buf: Vec<Pending>,
-    writes_buf: Vec<(usize, [u32; LANES], u32)>,
+    writes_buf: Vec<SchedWrite>,
     /// What a SFPLOADMACRO schedules, by everything that decides it (see [`PlanKey`]): decoding
     /// and substituting the templates once per configuration instead of once per issue.
     plans: Vec<(PlanKey, [Option<PlanEntry>; 4])>,
@@ -243,6 +256,44 @@ fn scratch_writes(insn: &Insn) -> Option<u32> {
         Insn::Shft2 { mod1, .. } if !matches!(mod1.0, 5 | 6) => None,
         Insn::Swap { vc, vd, mod1 } => matches!(mod1.0, 0 | 1 | 9).then(|| bit(vc) | bit(vd)),
         mut i => subst::vd_slot(&mut i).map(|vd| bit(*vd)),
+    }
+}
+
+/// A scheduled op renamed onto its scratch register `s`: the instruction `sched_op` runs, its
+/// pre-decoded form, and the registers it can write (saved and restored around it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SchedRun {
+    pub s: u8,
+    pub run: Insn,
+    pub op: super::exec::Op,
+    /// The registers to save and restore around it (the first `saves` entries), or `None`
+    /// for every LReg.
+    pub saved: Option<([u8; 2], usize)>,
+}
+
+/// A scheduled op's result waiting for the end of its cycle: `(register, values, lanes)`.
+pub(super) type SchedWrite = (usize, [u32; LANES], u32);
+
+impl SchedRun {
+    pub(super) fn new(insn: &Insn, s: u8, arch: isa::Arch, cfg: &super::SimConfig) -> SchedRun {
+        let run = with_vd(insn, Reg(s));
+        SchedRun {
+            s,
+            run,
+            op: super::exec::lower(&run, arch, cfg.strict, &cfg.dst),
+            // The scratch (and, for the two-output SFPSWAP modes, VC) when `scratch_writes`
+            // knows the instruction, else every LReg.
+            saved: scratch_writes(&run)
+                .map(|w| w | 1 << s)
+                .filter(|w| w.count_ones() <= 2)
+                .map(|w| {
+                    let mut regs = [0u8; 2];
+                    for (k, r) in (0..17u8).filter(|r| w >> r & 1 != 0).enumerate() {
+                        regs[k] = r;
+                    }
+                    (regs, w.count_ones() as usize)
+                }),
+        }
     }
 }
 
@@ -307,18 +358,7 @@ impl Machine {
         dst: &mut Dest,
     ) -> Result<(), SimError> {
         let mut due = std::mem::take(&mut self.macro_state.due_buf);
-        due.clear();
-        // Due entries leave the queue (in queue order), the others count down, order kept.
-        self.macro_state.pending.retain_mut(|p| {
-            if p.remaining == 0 {
-                due.push(*p);
-                false
-            } else {
-                p.remaining -= 1;
-                true
-            }
-        });
-        due.sort_by_key(|p| p.unit.index());
+        rules::take_due(&mut self.macro_state.pending, &mut due);
         let res = self.macro_tick_due(regular, pc, &due, dst);
         due.clear();
         self.macro_state.due_buf = due;
@@ -333,115 +373,13 @@ impl Machine {
         due: &[Pending],
         dst: &mut Dest,
     ) -> Result<(), SimError> {
-        let reg_unit = regular.and_then(unit_of);
-        let reg_mn = regular.map_or("cycle", |i| i.info().mnemonic);
-
-        // Priority: the scheduled instruction wins, the regular one is discarded in hardware.
-        if let Some(u) = reg_unit {
-            if due.iter().any(|p| p.unit == u && p.what != Sched::Nop) {
-                return Err(hz(
-                    pc,
-                    MacroHazard::RegularCollision {
-                        mnemonic: reg_mn,
-                        unit: u,
-                    },
-                ));
-            }
-        }
-        // (‡) second half: nothing on Simple/Round right after a scheduled SWAP.
-        if self.macro_state.swap_last {
-            let busy = due
-                .iter()
-                .any(|p| matches!(p.unit, Unit::Simple | Unit::Round) && p.what != Sched::Nop);
-            if busy {
-                return Err(hz(
-                    due.first().map_or(pc, |p| p.pc),
-                    MacroHazard::SwapNextCycle {
-                        what: "a scheduled Simple/Round instruction",
-                    },
-                ));
-            }
-            if matches!(reg_unit, Some(Unit::Simple | Unit::Round)) {
-                return Err(hz(
-                    pc,
-                    MacroHazard::SwapNextCycle {
-                        what: "a regular Simple/Round instruction",
-                    },
-                ));
-            }
-        }
-        // (†) Simple and Round in one cycle: exactly one writes L16.
-        let vd_of = |u: Unit| -> Option<u8> {
-            due.iter()
-                .find(|p| p.unit == u)
-                .and_then(|p| match p.what {
-                    Sched::Op { dest, .. } => Some(dest),
-                    _ => None,
-                })
-                .or_else(|| {
-                    (reg_unit == Some(u))
-                        .then(|| regular.and_then(|i| i.vd_field()))
-                        .flatten()
-                })
-        };
-        if let (Some(s), Some(r)) = (vd_of(Unit::Simple), vd_of(Unit::Round)) {
-            if (s == 16) == (r == 16) {
-                return Err(hz(
-                    pc,
-                    MacroHazard::SameCycle {
-                        simple_vd: s,
-                        round_vd: r,
-                    },
-                ));
-            }
-        }
-        // (‡) first half.
-        let swap_now = due.iter().any(|p| {
-            matches!(
-                p.what,
-                Sched::Op {
-                    insn: Insn::Swap { .. },
-                    ..
-                }
-            )
-        });
-        if swap_now {
-            let mad_nop = due
-                .iter()
-                .any(|p| p.unit == Unit::Mad && p.what == Sched::Nop)
-                || matches!(regular, Some(Insn::Nop));
-            if !mad_nop {
-                return Err(hz(pc, MacroHazard::SwapNeedsMadNop));
-            }
-        }
-        // Scheduled MAD results are not readable in the next cycle.
-        let mad_last = self.macro_state.mad_last;
-        if mad_last != 0 {
-            let mut reads = regular.map_or(0, |i| super::exec::insn_reads(i).0 & 0xFFFF);
-            for p in due {
-                reads |= match p.what {
-                    Sched::Op { insn, din, .. } => sched_reads(&insn, din),
-                    Sched::Store { vd, .. } => 1 << vd,
-                    Sched::Nop => 0,
-                };
-            }
-            if reads & mad_last != 0 {
-                return Err(hz(
-                    due.first().map_or(pc, |p| p.pc),
-                    MacroHazard::MadHazard {
-                        reg: (reads & mad_last).trailing_zeros() as usize,
-                    },
-                ));
-            }
-        }
-        let mut mad_now = 0u32;
-        for p in due {
-            if let Sched::Op { dest, .. } = p.what {
-                if p.unit == Unit::Mad {
-                    mad_now |= 1 << dest;
-                }
-            }
-        }
+        let (mad_now, swap_now) = rules::tick_checks(
+            regular,
+            pc,
+            due,
+            self.macro_state.mad_last,
+            self.macro_state.swap_last,
+        )?;
         // Execute: all due instructions read the state before any of them writes (they run in
         // parallel sub-units). No snapshot is needed: register writes are collected and applied
         // after the loop, `sched_store` changes no register, and `sched_op` restores LRegs and
@@ -453,9 +391,9 @@ impl Machine {
             res = match p.what {
                 Sched::Nop => Ok(()),
                 Sched::Store { vd, mod0, imm10 } => self.sched_store(p.pc, vd, mod0, imm10, dst),
-                Sched::Op { insn, din, dest } => self
-                    .sched_op(p.pc, &insn, din, dest, dst)
-                    .map(|w| writes.push(w)),
+                Sched::Op { insn, din, dest } => {
+                    self.sched_op(p.pc, &insn, din, dest, dst, Some(&mut writes))
+                }
             };
             if res.is_err() {
                 break;
@@ -467,15 +405,7 @@ impl Machine {
             return Err(e);
         }
         for &(r, ref vals, en) in &writes {
-            for (l, v) in vals.iter().enumerate() {
-                if en >> l & 1 != 0 {
-                    self.lreg[r][l] = *v;
-                }
-            }
-            self.init[r] |= en;
-            if r == 16 {
-                self.macro_state.l16_init |= en;
-            }
+            self.apply_sched_write(r, vals, en);
         }
         writes.clear();
         self.macro_state.writes_buf = writes;
@@ -536,15 +466,17 @@ impl Machine {
     }
 
     /// Runs a scheduled op on the cycle-start state (see `macro_tick_due`) and restores the
-    /// LRegs; returns `(dest register, values, lanes)`.
-    fn sched_op(
+    /// LRegs; its result `(dest register, values, lanes)` goes to `defer` when given, else into
+    /// the register at once.
+    pub(super) fn sched_op(
         &mut self,
         pc: usize,
         insn: &Insn,
         din: u8,
         dest: u8,
         dst: &mut Dest,
-    ) -> Result<(usize, [u32; LANES], u32), SimError> {
+        defer: Option<&mut Vec<SchedWrite>>,
+    ) -> Result<(), SimError> {
         // Scratch register: one the renamed instruction does not otherwise read.
         let mut reads = sched_reads(insn, din) | 1 << 7 | 1 << din;
         if let Insn::Mad { vb, vc, mod1, .. }
@@ -567,40 +499,52 @@ impl Machine {
                 },
             ));
         };
-        let run = with_vd(insn, Reg(s));
-        let su = usize::from(s);
-        // Save what the renamed instruction can write: the scratch (and, for the two-output
-        // SFPSWAP modes, VC) when `scratch_writes` knows the instruction, else every LReg.
-        let written = scratch_writes(&run).map_or(u32::MAX, |w| w | 1 << su);
+        let run = SchedRun::new(insn, s, self.arch, &self.cfg);
+        self.sched_op_in(pc, &run, din, dest, dst, defer)
+    }
+
+    /// [`Machine::sched_op`] once its scratch register is chosen.
+    pub(super) fn sched_op_in(
+        &mut self,
+        pc: usize,
+        r: &SchedRun,
+        din: u8,
+        dest: u8,
+        dst: &mut Dest,
+        defer: Option<&mut Vec<SchedWrite>>,
+    ) -> Result<(), SimError> {
+        let su = usize::from(r.s);
         let cur_i = self.init;
         let mut saved = [[0u32; LANES]; 2];
-        let mut saved_regs = [usize::MAX; 2];
-        let full = if written.count_ones() <= 2 {
-            for (k, r) in (0..17).filter(|r| written >> r & 1 != 0).enumerate() {
-                saved[k] = self.lreg[r];
-                saved_regs[k] = r;
+        let full = match r.saved {
+            Some((regs, n)) => {
+                for k in 0..n {
+                    saved[k] = self.lreg[usize::from(regs[k])];
+                }
+                None
             }
-            None
-        } else {
-            Some(Box::new(self.lreg))
+            None => Some(Box::new(self.lreg)),
         };
         let d = usize::from(din & 15);
         self.lreg[su] = self.lreg[d];
         self.init[su] = cur_i[d];
         let (cc, mad, busy, sh) = (self.cc, self.mad_pending, self.busy_next, self.wh_shuffle);
         let en = self.lane_enabled();
-        let res = self.execute_lowered(&run, pc, dst);
+        let res = if self.fast(&r.op) {
+            Ok(())
+        } else {
+            self.execute(&r.run, pc, dst)
+        };
         let out = self.lreg[su];
         let new_cc = self.cc;
-        match full {
-            Some(all) => self.lreg = *all,
-            None => {
-                for (k, &r) in saved_regs.iter().enumerate() {
-                    if r != usize::MAX {
-                        self.lreg[r] = saved[k];
-                    }
+        match (full, r.saved) {
+            (Some(all), _) => self.lreg = *all,
+            (None, Some((regs, n))) => {
+                for k in 0..n {
+                    self.lreg[usize::from(regs[k])] = saved[k];
                 }
             }
+            (None, None) => {}
         }
         self.init = cur_i;
         self.mad_pending = mad;
@@ -608,7 +552,12 @@ impl Machine {
         self.wh_shuffle = sh;
         self.cc = if dest >= 8 { cc } else { new_cc };
         res?;
-        Ok((usize::from(dest).min(16), out, en))
+        let reg = usize::from(dest).min(16);
+        match defer {
+            Some(w) => w.push((reg, out, en)),
+            None => self.apply_sched_write(reg, &out, en),
+        }
+        Ok(())
     }
 
     /// SFPLOADMACRO (§6.2): the load part, then enqueue the sequence.
@@ -621,31 +570,14 @@ impl Machine {
         imm10: u16,
         dst: &mut Dest,
     ) -> Result<(), SimError> {
-        let m = usize::from(lreg >> 2) & 3;
-        let vd = ((imm10 & 1) as u8) << 2 | (lreg & 3);
-        let base = self.dst_addr(0);
-        if imm10 & 1 != 0 && base & 1 != 0 {
-            return Err(hz(pc, MacroHazard::VdHiCarry { vd, base }));
-        }
-        // Bit 0 of the address is unused (even base): the datum address is Imm10 without VDHi.
-        let imm = imm10 & !1;
+        let rules::MacroIssue {
+            m,
+            vd,
+            imm,
+            seq,
+            misc,
+        } = rules::macro_issue(&self.macro_cfg, pc, lreg, imm10, self.dst_addr(0))?;
         let addr = self.dst_addr(imm);
-        let seq = self.macro_cfg.sequences[m].ok_or_else(|| {
-            hz(
-                pc,
-                MacroHazard::Unconfigured {
-                    what: format!("Sequence[{m}]"),
-                },
-            )
-        })?;
-        let misc = self.macro_cfg.misc.ok_or_else(|| {
-            hz(
-                pc,
-                MacroHazard::Unconfigured {
-                    what: "Misc".into(),
-                },
-            )
-        })?;
         let load = Insn::Load {
             vd: Reg(vd),
             mod0,
@@ -665,7 +597,7 @@ impl Machine {
             // A cached plan was built by the loop below without error, so only the forget rule
             // (which depends on what is pending) can fail here, checked in the same unit order.
             for e in plan.iter().flatten() {
-                self.forget_check(pc, e.unit, e.delay)?;
+                rules::forget(&mut self.macro_state.pending, pc, e.unit, e.delay)?;
                 let what = match e.what {
                     Sched::Store { vd, mod0, .. } => Sched::Store {
                         vd,
@@ -684,131 +616,39 @@ impl Machine {
             }
             return Ok(());
         }
+        let ctx = rules::ByteCtx {
+            cfg: &self.macro_cfg,
+            arch: self.arch,
+            m,
+            vd,
+            mod0,
+            seq,
+            misc,
+            addr,
+        };
         let mut plan = [None; 4];
-        for (i, unit) in Unit::SCHEDULED.iter().copied().enumerate() {
-            let b = (seq >> (8 * i)) as u8;
-            let delay = (b >> 3) & 7;
-            let vd16 = b & 0x40 != 0;
-            let use_vb = b & 0x80 != 0;
-            let src = b & 7;
+        for (i, slot) in plan.iter_mut().enumerate() {
             // The forget rule applies only to bytes that schedule something (src != 0): the
             // published u32→fp32 schedule (tt-llk) relies on an all-zero MAD byte of macro 0 not
             // dropping macro 1's pending MAD (tensix.md §6.2 "revisit" clause).
-            if src != 0 {
-                self.forget_check(pc, unit, delay)?;
+            if rules::byte_src(seq, i) != 0 {
+                let b = (seq >> (8 * i)) as u8;
+                rules::forget(
+                    &mut self.macro_state.pending,
+                    pc,
+                    Unit::SCHEDULED[i],
+                    (b >> 3) & 7,
+                )?;
             }
-            let what = match src {
-                0 => continue,
-                1 => {
-                    return Err(hz(
-                        pc,
-                        MacroHazard::UbTemplate {
-                            what: format!("Sequence[{m}] byte {i}: src 1"),
-                        },
-                    ))
-                }
-                2 if unit == Unit::Store => {
-                    return Err(hz(
-                        pc,
-                        MacroHazard::UbTemplate {
-                            what: "Store sub-unit fed SFPNOP".into(),
-                        },
-                    ))
-                }
-                2 => Sched::Nop,
-                3 if unit != Unit::Store => {
-                    return Err(hz(
-                        pc,
-                        MacroHazard::ClassMismatch {
-                            mnemonic: "sfpstore",
-                            unit,
-                        },
-                    ))
-                }
-                _ => {
-                    let template = if src == 3 {
-                        None
-                    } else {
-                        let k = usize::from(src - 4);
-                        let w = self.macro_cfg.templates[k].ok_or_else(|| {
-                            hz(
-                                pc,
-                                MacroHazard::Unconfigured {
-                                    what: format!("InstructionTemplate[{k}]"),
-                                },
-                            )
-                        })?;
-                        Some(isa::decode(w, self.arch).map_err(|e| {
-                            hz(
-                                pc,
-                                MacroHazard::Unmodelled {
-                                    what: format!("InstructionTemplate[{k}]: {e}"),
-                                },
-                            )
-                        })?)
-                    };
-                    if unit == Unit::Store {
-                        let tvd = match template {
-                            None => 0,
-                            Some(Insn::Store { vd, .. }) => vd.0,
-                            Some(t) => {
-                                return Err(hz(
-                                    pc,
-                                    MacroHazard::UbTemplate {
-                                        what: format!("Store sub-unit fed {}", t.info().mnemonic),
-                                    },
-                                ))
-                            }
-                        };
-                        let svd = if vd16 {
-                            16
-                        } else if use_vb {
-                            tvd
-                        } else {
-                            vd
-                        };
-                        let smod = if misc >> (4 + m) & 1 != 0 {
-                            mod0
-                        } else {
-                            Mod0::from_bits((misc & 0xF) as u8).unwrap_or(Mod0::SrcB)
-                        };
-                        Sched::Store {
-                            vd: svd,
-                            mod0: smod,
-                            imm10: addr,
-                        }
-                    } else {
-                        let t = template.unwrap_or(Insn::Nop);
-                        if unit_of(&t) != Some(unit) {
-                            return Err(hz(
-                                pc,
-                                MacroHazard::ClassMismatch {
-                                    mnemonic: t.info().mnemonic,
-                                    unit,
-                                },
-                            ));
-                        }
-                        let (insn, din) = substitute(&t, vd, use_vb).map_err(|h| hz(pc, h))?;
-                        Sched::Op {
-                            insn,
-                            din,
-                            dest: if vd16 { 16 } else { vd },
-                        }
-                    }
-                }
+            let Some(e) = rules::plan_byte(&ctx, i).map_err(|h| hz(pc, h))? else {
+                continue;
             };
-            let by_insns = misc >> (8 + i) & 1 != 0;
-            plan[i] = Some(PlanEntry {
-                unit,
-                what,
-                delay,
-                by_insns,
-            });
+            *slot = Some(e);
             self.macro_state.pending.push(Pending {
-                unit,
-                what,
-                remaining: delay,
-                by_insns,
+                unit: e.unit,
+                what: e.what,
+                remaining: e.delay,
+                by_insns: e.by_insns,
                 pc,
             });
         }
@@ -816,25 +656,6 @@ impl Machine {
             self.macro_state.plans.clear();
         }
         self.macro_state.plans.push((key, plan));
-        Ok(())
-    }
-
-    /// The forget rule (§6.2 step 2) for a byte that schedules something on `unit` with
-    /// `delay`: a pending instruction there with that remaining delay would be dropped, which
-    /// the simulator reports as `Forgotten`.
-    fn forget_check(&mut self, pc: usize, unit: Unit, delay: u8) -> Result<(), SimError> {
-        if delay == 7 {
-            return Ok(());
-        }
-        if let Some(k) = self
-            .macro_state
-            .pending
-            .iter()
-            .position(|p| p.unit == unit && p.remaining == delay)
-        {
-            self.macro_state.pending.remove(k);
-            return Err(hz(pc, MacroHazard::Forgotten { unit, delay }));
-        }
         Ok(())
     }
 }

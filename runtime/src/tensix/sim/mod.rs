@@ -238,6 +238,11 @@ pub struct Machine {
     macro_seen: bool,
     /// The last program lowered into pre-decoded ops (cache of `run_body`).
     lowered: exec::Lowered,
+    /// Macro programs run through cached expansions (`macro_engine::expand`); off = the
+    /// step-by-step engine only ([`Machine::set_macro_fast_path`]).
+    macro_fast: bool,
+    /// Expanded macro program runs (cache of `run_body` / `run_rows`).
+    exp_cache: macro_engine::expand::ExpCache,
     stats: Stats,
 }
 
@@ -310,8 +315,26 @@ impl Machine {
             macro_state: macro_engine::MacroState::default(),
             macro_seen: false,
             lowered: exec::Lowered::default(),
+            macro_fast: true,
+            exp_cache: macro_engine::expand::ExpCache::default(),
             stats: Stats::default(),
         }
+    }
+
+    /// Puts the machine back in the state [`Machine::with_config`] creates (same arch and
+    /// options), keeping its caches of pre-decoded and expanded programs — which depend only on
+    /// their keys — so that a batch of chunks reuses them.
+    pub fn reset(&mut self) {
+        let fresh = Machine::with_config(self.arch, self.cfg);
+        let lowered = std::mem::take(&mut self.lowered);
+        let exp_cache = std::mem::take(&mut self.exp_cache);
+        let macro_fast = self.macro_fast;
+        *self = Machine {
+            lowered,
+            exp_cache,
+            macro_fast,
+            ..fresh
+        };
     }
 
     /// The arch.
@@ -448,17 +471,23 @@ impl Machine {
         rows: usize,
     ) -> Result<Stats, SimError> {
         let before = self.stats;
-        let low = self.take_lowered(body);
-        let mut res = Ok(());
-        for _ in 0..rows {
-            self.enter_kernel_state();
-            res = self.issue_ops(&low, dst);
-            if res.is_err() {
-                break;
-            }
+        if self.wants_expansion(body) {
+            self.run_expanded(body, dst, rows, true)?;
+            return Ok(self.since(before));
         }
+        let low = self.take_lowered(body);
+        let res = self.issue_rows(&low, dst, rows, true);
         self.put_lowered(low);
         res.map(|()| self.since(before))
+    }
+
+    /// Chooses how macro programs run: `true` (the default) expands each run of a program that
+    /// issues SFPLOADMACRO once into a pre-decoded stream in which the scheduled instructions
+    /// appear where they execute, and reuses it (`macro_engine::expand`); `false` runs them on
+    /// the step-by-step engine. Both give the same Dst, registers, counts and errors; the
+    /// switch exists for the tests that check so and for debugging.
+    pub fn set_macro_fast_path(&mut self, on: bool) {
+        self.macro_fast = on;
     }
 
     fn since(&self, before: Stats) -> Stats {
@@ -471,6 +500,9 @@ impl Machine {
 
     /// Runs `prog` once through its pre-decoded form ([`exec::Lowered`], cached per machine).
     fn run_body(&mut self, prog: &Program, dst: &mut Dest) -> Result<(), SimError> {
+        if self.wants_expansion(prog) {
+            return self.run_expanded(prog, dst, 1, false);
+        }
         let low = self.take_lowered(prog);
         let res = self.issue_ops(&low, dst);
         self.put_lowered(low);

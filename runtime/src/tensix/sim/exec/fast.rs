@@ -8,7 +8,7 @@
 //!   state `step` does nothing but count one instruction and one cycle, run the SFPLOADMACRO
 //!   engine's cycle hook (`macro_cycle` with no stall; only once the engine has been used) and
 //!   then `execute`; otherwise the op goes through the full path. Scheduled macro instructions
-//!   use the specialised handlers too (`execute_lowered`).
+//!   use the specialised handlers too (`macro_engine::SchedRun`, `Machine::fast_io`).
 //! * Only instructions that exist on the arch and have no VD ≥ 12 (backdoor writes) are lowered;
 //!   REPLAY and SFPLOADMACRO always take the full path.
 //! * A specialised op is lowered only when every static check of its handler passes; a runtime
@@ -146,7 +146,7 @@ fn map(src: &Lanes, f: impl Fn(u32) -> u32) -> Lanes {
 }
 
 /// Lowers one instruction (see the module invariants).
-fn lower(insn: &Insn, arch: Arch, strict: bool, dcfg: &DstConfig) -> Op {
+pub(in crate::tensix::sim) fn lower(insn: &Insn, arch: Arch, strict: bool, dcfg: &DstConfig) -> Op {
     use Insn as I;
     if !insn.info().available(arch)
         || insn.vd_field().is_some_and(|v| v >= 12)
@@ -317,6 +317,60 @@ impl Machine {
         low: &Lowered,
         dst: &mut Dest,
     ) -> Result<(), SimError> {
+        self.issue_rows(low, dst, 1, false)
+    }
+
+    /// Issues a lowered program `rows` times, establishing the D7 kernel state before each run
+    /// when `kernel_state`; stops at the first error. On x86-64 CPUs with AVX2 the loop (with
+    /// the specialised handlers inlined into it) runs as code compiled for AVX2 — the same
+    /// integer lane loops, vectorised 8 lanes wide; the generic handlers are shared.
+    pub(in crate::tensix::sim) fn issue_rows(
+        &mut self,
+        low: &Lowered,
+        dst: &mut Dest,
+        rows: usize,
+        kernel_state: bool,
+    ) -> Result<(), SimError> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { self.issue_rows_avx2(low, dst, rows, kernel_state) };
+        }
+        self.issue_rows_body(low, dst, rows, kernel_state)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn issue_rows_avx2(
+        &mut self,
+        low: &Lowered,
+        dst: &mut Dest,
+        rows: usize,
+        kernel_state: bool,
+    ) -> Result<(), SimError> {
+        self.issue_rows_body(low, dst, rows, kernel_state)
+    }
+
+    #[inline(always)]
+    fn issue_rows_body(
+        &mut self,
+        low: &Lowered,
+        dst: &mut Dest,
+        rows: usize,
+        kernel_state: bool,
+    ) -> Result<(), SimError> {
+        for _ in 0..rows {
+            if kernel_state {
+                self.enter_kernel_state();
+            }
+            self.issue_once(low, dst)?;
+        }
+        Ok(())
+    }
+
+    /// One run of a lowered program.
+    #[inline(always)]
+    fn issue_once(&mut self, low: &Lowered, dst: &mut Dest) -> Result<(), SimError> {
         for (pc, (insn, op)) in low.insns.iter().zip(&low.ops).enumerate() {
             if *op == Op::Slow || !self.issue_idle() {
                 self.issue(pc, insn, dst)?;
@@ -328,54 +382,51 @@ impl Machine {
                 // `step`'s macro hook (no stall owed in the idle state).
                 self.macro_cycle(insn, pc, 0, dst)?;
             }
-            match *op {
-                Op::Load {
-                    d,
-                    m,
-                    addr_mod,
-                    imm10,
-                } => self.fast_load(d, m, addr_mod, imm10, pc, dst)?,
-                Op::Store {
-                    d,
-                    m,
-                    addr_mod,
-                    imm10,
-                } => {
-                    let en = self.lane_enabled();
-                    if !self.defined(d, en) {
-                        self.execute(insn, pc, dst)?;
-                        continue;
-                    }
-                    let addr = self.dst_addr(imm10);
-                    // Errors (odd address, unresolved Mod0) arise before any write.
-                    dst.sfpu_store_row(addr, en, m, self.arch, &self.lreg[usize::from(d)])
-                        .map_err(|source| SimError::Dest { pc, source })?;
-                    self.addr_mod(addr_mod, pc)?;
-                }
-                _ => {
-                    if !self.fast(op) {
-                        self.execute(insn, pc, dst)?;
-                    }
-                }
-            }
+            self.exec_op(op, insn, pc, dst)?;
         }
         Ok(())
     }
 
-    /// `execute` through the specialised handler of the instruction's lowered form when it has
-    /// one (same semantics, see the module invariants; used for scheduled macro instructions,
-    /// which `execute` runs without issue-level work).
-    pub(in crate::tensix::sim) fn execute_lowered(
+    /// Executes a regular instruction through its lowered form `op` (not `Op::Slow`), after the
+    /// issue-level work: exactly what `execute(insn)` does (see the module invariants).
+    #[inline(always)]
+    pub(in crate::tensix::sim) fn exec_op(
         &mut self,
+        op: &Op,
         insn: &Insn,
         pc: usize,
         dst: &mut Dest,
     ) -> Result<(), SimError> {
-        let op = lower(insn, self.arch, self.cfg.strict, &self.cfg.dst);
-        if self.fast(&op) {
-            Ok(())
-        } else {
-            self.execute(insn, pc, dst)
+        match *op {
+            Op::Load {
+                d,
+                m,
+                addr_mod,
+                imm10,
+            } => self.fast_load(d, m, addr_mod, imm10, pc, dst),
+            Op::Store {
+                d,
+                m,
+                addr_mod,
+                imm10,
+            } => {
+                let en = self.lane_enabled();
+                if !self.defined(d, en) {
+                    return self.execute(insn, pc, dst);
+                }
+                let addr = self.dst_addr(imm10);
+                // Errors (odd address, unresolved Mod0) arise before any write.
+                dst.sfpu_store_row(addr, en, m, self.arch, &self.lreg[usize::from(d)])
+                    .map_err(|source| SimError::Dest { pc, source })?;
+                self.addr_mod(addr_mod, pc)
+            }
+            _ => {
+                if self.fast(op) {
+                    Ok(())
+                } else {
+                    self.execute(insn, pc, dst)
+                }
+            }
         }
     }
 
@@ -424,10 +475,25 @@ impl Machine {
     /// Executes a specialised op; `false` = not done (generic op, or a runtime check failed
     /// before any state changed), run the generic handler.
     #[inline(always)]
-    fn fast(&mut self, op: &Op) -> bool {
+    pub(in crate::tensix::sim) fn fast(&mut self, op: &Op) -> bool {
+        self.fast_io(op, None)
+    }
+
+    /// [`Machine::fast`] with the result redirected: with `Some(out)` the op reads its "d"
+    /// operand from its `d` register as usual but writes its result to `out` (0..=7 or 16),
+    /// setting lane flags only when `out` < 8 — a macro-scheduled instruction's §6.2 operand
+    /// substitution (`sched_op` evaluates the same through a scratch register). Only the ops
+    /// whose result is a function of their sources (not LoadI's keep-old form) redirect;
+    /// `false` as for `fast`.
+    #[inline(always)]
+    pub(in crate::tensix::sim) fn fast_io(&mut self, op: &Op, redirect: Option<u8>) -> bool {
         let en = self.lane_enabled();
+        // Output register and whether flag writes are kept.
+        let out = |d: u8| usize::from(redirect.unwrap_or(d));
+        let flags = redirect.is_none_or(|o| o < 8);
         match *op {
             Op::Slow | Op::Exec | Op::Load { .. } | Op::Store { .. } => false,
+            Op::LoadI { .. } | Op::SetCc { .. } | Op::EnCc { .. } if redirect.is_some() => false,
             Op::LoadI { d, val, keep } => {
                 if keep != 0 && !self.defined(d, en) {
                     return false;
@@ -457,9 +523,10 @@ impl Machine {
                 if comp {
                     f = !f;
                 }
-                self.set_flags(en, f);
-                let i = usize::from(d);
-                self.write_lanes(i, en, &r);
+                if flags {
+                    self.set_flags(en, f);
+                }
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::ExMan { c, d, hidden } => {
@@ -467,8 +534,7 @@ impl Machine {
                     return false;
                 }
                 let r = map(&self.lreg[usize::from(c)], |c| (c & 0x7F_FFFF) | hidden);
-                let i = usize::from(d);
-                self.write_lanes(i, en, &r);
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::IAdd { c, d, imm, m } => {
@@ -502,8 +568,10 @@ impl Machine {
                 } else {
                     self.cc
                 };
-                self.set_flags(en, f);
-                self.write_lanes(i, en, &r);
+                if flags {
+                    self.set_flags(en, f);
+                }
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::Shft {
@@ -540,7 +608,7 @@ impl Machine {
                         }
                     }
                 }
-                self.write_lanes(i, en, &r);
+                self.write_lanes(out(d), en, &r);
                 true
             }
             Op::SetCc { c, m } => {
