@@ -18,6 +18,8 @@ mod exec;
 pub mod fma;
 pub mod kernel;
 mod macro_engine;
+#[cfg(test)]
+mod test_support;
 
 pub use macro_engine::{unit_of, with_vd, MacroHazard, Unit};
 

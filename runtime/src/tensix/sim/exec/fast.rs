@@ -744,16 +744,7 @@ mod tests {
             let mut m = Machine::with_config(arch, cfg);
             for r in 0..8 {
                 if rng.u8(..3) != 0 {
-                    let mut v = [0u32; 32];
-                    for x in v.iter_mut() {
-                        // Bias towards small and negative values (shift amounts, signs).
-                        *x = match rng.u8(..3) {
-                            0 => rng.u32(..),
-                            1 => rng.i32(-40..40) as u32,
-                            _ => rng.u32(..) & 0xC07F_FFFF,
-                        };
-                    }
-                    m.set_lreg(r, v);
+                    m.set_lreg(r, crate::tensix::sim::test_support::biased_lanes(&mut rng));
                 }
             }
             if rng.bool() {

@@ -271,15 +271,7 @@ fn expanded_runs_equal_step_by_step_runs() {
         }
         for r in 0..8 {
             if rng.u8(..12) != 0 {
-                let mut v = [0u32; 32];
-                for x in v.iter_mut() {
-                    *x = match rng.u8(..3) {
-                        0 => rng.u32(..),
-                        1 => rng.i32(-40..40) as u32,
-                        _ => rng.u32(..) & 0xC07F_FFFF,
-                    };
-                }
-                m.set_lreg(r, v);
+                m.set_lreg(r, crate::tensix::sim::test_support::biased_lanes(&mut rng));
                 if rng.u8(..16) == 0 {
                     m.init[r] = rng.u32(..);
                 }
