@@ -16,13 +16,12 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use pto_runtime::tensix::io::{KERNEL_DEST, KERNEL_MOD0};
 use pto_runtime::tensix::isa::{encode, Arch, Insn, Reg};
 use pto_runtime::tensix::sim::cycle::steady_state;
-use pto_runtime::tensix::sim::kernel::{run_kernel_batch, Kernel};
+use pto_runtime::tensix::sim::kernel::Kernel;
 
 use super::builder::{Builder, Line};
-use super::macros::{check, prog, sample_words, MacroForm, MiscWord, SequenceWord};
+use super::macros::{check, init_misc, plain_reference, prog, MacroForm, SequenceWord};
 
 /// A macro schedule written by a rule. Assembly text is in the seed syntax (tensix.md §10.1);
 /// every body instruction is issued once per row, the macros included.
@@ -118,15 +117,7 @@ pub fn assemble(arch: Arch, h: &HandForm) -> Result<MacroForm, String> {
             &format!("Sequence[{m}] = L0"),
         );
     }
-    let misc = MiscWord {
-        store_mod0: KERNEL_MOD0,
-        uses_load_mod0: 0,
-        delay_in_instructions: 0,
-    };
-    b.init_op(
-        &format!("sfpconfig {:#x}, 8, 1", misc.word()),
-        "Misc: StoreMod0 INT32, delays in cycles",
-    );
+    init_misc(&mut b);
     for (text, why) in &h.body {
         b.op(text, why);
     }
@@ -163,19 +154,7 @@ fn admit(arch: Arch, init: &[Line], body: &[Line], h: &HandForm) -> Option<Macro
     let plain_cycles = steady_state(arch, cfg, &plain.init, &plain.body, &plain.drain, 2)
         .ok()?
         .cycles_per_body;
-    let words = sample_words();
-    let plain_out = run_kernel_batch(
-        arch,
-        cfg,
-        &plain,
-        1,
-        &words,
-        KERNEL_MOD0,
-        KERNEL_MOD0,
-        KERNEL_DEST,
-        64,
-    )
-    .ok()?;
+    let (words, plain_out) = plain_reference(arch, &plain)?;
     match check(arch, &plain, &plain_out, &m, &words) {
         Some(c) if c < plain_cycles => Some(m),
         Some(c) => {

@@ -623,15 +623,7 @@ fn build(
         "  (Sequence[0] high half: Round, Store)",
     );
     b.init_op("sfpconfig 0, 4, 0", "Sequence[0] = L0");
-    let misc = MiscWord {
-        store_mod0: KERNEL_MOD0,
-        uses_load_mod0: 0,
-        delay_in_instructions: 0,
-    };
-    b.init_op(
-        &format!("sfpconfig {:#x}, 8, 1", misc.word()),
-        "Misc: StoreMod0 INT32, delays in cycles",
-    );
+    init_misc(&mut b);
     let regs: Vec<Reg> = std::iter::once(v).chain(alts.iter().copied()).collect();
     if regs.len() < rows {
         return None;
@@ -683,6 +675,39 @@ fn build(
         drain,
         rows,
     })
+}
+
+/// Writes the Misc word every ptoc macro form uses: StoreMod0 = the kernel's INT32 mode, no
+/// macro stores with its load mode, every delay counted in cycles.
+pub(super) fn init_misc(b: &mut Builder) {
+    let misc = MiscWord {
+        store_mod0: KERNEL_MOD0,
+        uses_load_mod0: 0,
+        delay_in_instructions: 0,
+    };
+    b.init_op(
+        &format!("sfpconfig {:#x}, 8, 1", misc.word()),
+        "Misc: StoreMod0 INT32, delays in cycles",
+    );
+}
+
+/// The sample words and the plain program's outputs on them: what every macro candidate
+/// ([`check`]) must reproduce.
+pub(super) fn plain_reference(arch: Arch, plain: &Kernel) -> Option<(Vec<u32>, Vec<u32>)> {
+    let words = sample_words();
+    let out = run_kernel_batch(
+        arch,
+        super::prove::kernel_sim_config(),
+        plain,
+        1,
+        &words,
+        KERNEL_MOD0,
+        KERNEL_MOD0,
+        KERNEL_DEST,
+        64,
+    )
+    .ok()?;
+    Some((words, out))
 }
 
 /// Sample words for the candidate check: edge patterns and fixed-seed random words.

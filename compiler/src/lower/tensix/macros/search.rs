@@ -154,19 +154,7 @@ fn search(arch: Arch, init: &[Line], plain_body: &[Line]) -> Option<MacroForm> {
     // Lower bound of cycles per row: 1 + regular instructions.
     let regular_count = |c: &Choice| n - 1 - c.slots.len() - usize::from(c.store);
     choices.sort_by_key(|c| regular_count(c));
-    let words = sample_words();
-    let plain_out = run_kernel_batch(
-        arch,
-        super::super::prove::kernel_sim_config(),
-        &plain,
-        1,
-        &words,
-        KERNEL_MOD0,
-        KERNEL_MOD0,
-        KERNEL_DEST,
-        64,
-    )
-    .ok()?;
+    let (words, plain_out) = plain_reference(arch, &plain)?;
     if std::env::var_os("PTOC_MACRO_DEBUG").is_some() {
         eprintln!(
             "macro search: {} choices, plain {plain_cycles} cycles per row, slot forms {:?}",
