@@ -88,6 +88,15 @@ pub fn rint(arch: Arch, relaxed: bool) -> HandForm {
             "use-VB: v & 0xFFFF0000; else v & L14",
         ),
     ];
+    // Macro A is the same in both forms: p <<= 15 on Round, then p += 0x7FFF on Simple.
+    let macro_a = (
+        seq(
+            slot(1, 2, false, true),
+            slot(0, 0, false, true),
+            Slot::EMPTY,
+        ),
+        "A [p]: Round d0 p <<= 15 (@1); Simple d2 p += 0x7FFF (@3)".to_string(),
+    );
     if relaxed {
         // Period 4: A@0 [L1], B@1 [L2], regular @2, C@3 [L2] (advances the row).
         return HandForm {
@@ -95,14 +104,7 @@ pub fn rint(arch: Arch, relaxed: bool) -> HandForm {
             init: Vec::new(),
             templates,
             sequences: vec![
-                (
-                    seq(
-                        slot(1, 2, false, true),
-                        slot(0, 0, false, true),
-                        Slot::EMPTY,
-                    ),
-                    "A [p]: Round d0 p <<= 15 (@1); Simple d2 p += 0x7FFF (@3)".to_string(),
-                ),
+                macro_a.clone(),
                 (
                     seq(slot(1, 2, false, false), Slot::EMPTY, Slot::EMPTY),
                     "B [q]: Simple d2 q += L1 (@4)".to_string(),
@@ -144,14 +146,7 @@ pub fn rint(arch: Arch, relaxed: bool) -> HandForm {
         )],
         templates,
         sequences: vec![
-            (
-                seq(
-                    slot(1, 2, false, true),
-                    slot(0, 0, false, true),
-                    Slot::EMPTY,
-                ),
-                "A [p]: Round d0 p <<= 15 (@1); Simple d2 p += 0x7FFF (@3)".to_string(),
-            ),
+            macro_a,
             (
                 seq(slot(1, 4, false, false), Slot::EMPTY, Slot::EMPTY),
                 "B [q]: Simple d4 q += L1 (@8)".to_string(),
