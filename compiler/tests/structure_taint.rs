@@ -94,3 +94,45 @@ fn undefined_operand_and_redefinition_taint_only_their_op() {
     assert!(structure::check_tainted(&parse(clean), &mut diags).is_empty());
     assert!(diags.is_empty());
 }
+
+/// The two-thread verifier (large modules) gives the one-thread verifier's diagnostics, in the
+/// same order, on every `.pto` of the lit suite and the examples (valid files, rule errors,
+/// structural errors and both mixed), on every profile.
+#[test]
+fn two_thread_verify_equals_one_thread_verify() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("tests/lit"), root.join("examples")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)
+            .expect("readable test dir")
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "pto") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 50, "found only {} .pto files", files.len());
+    let mut with_errors = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let parsed = parse_module(&text, 0, InputFormat::Pto);
+        let Some(m) = parsed.module else { continue };
+        for p in Profile::ALL {
+            let one = ptoc::verify::verify_one_thread(&m, &|_| p);
+            let two = ptoc::verify::verify_two_threads(&m, &|_| p);
+            with_errors += usize::from(one.iter().any(|d| d.is_error()));
+            assert_eq!(one, two, "{} on {p}", path.display());
+        }
+    }
+    assert!(
+        with_errors > 20,
+        "only {with_errors} runs with errors: the test would be weak"
+    );
+}

@@ -77,6 +77,7 @@ impl SourceText {
         let mut done = 0;
         while checked < bytes.len() {
             let end = (checked + RELEASE_CHUNK).min(bytes.len());
+            text.populate(checked, end);
             match std::str::from_utf8(&bytes[checked..end]) {
                 Ok(_) => checked = end,
                 Err(e) => {
@@ -95,6 +96,8 @@ impl SourceText {
             text.release_range(done, checked);
             done = checked - checked % page_size();
         }
+        // The parser starts at the front again.
+        text.populate(0, 2 * RELEASE_CHUNK);
         Ok(Ok(text))
     }
 
@@ -117,7 +120,22 @@ impl SourceText {
             let from = released.get();
             if at >= from + RELEASE_CHUNK {
                 self.release_range(from, at);
-                released.set(at - at % page_size());
+                let base = at - at % page_size();
+                released.set(base);
+                self.populate(base, base + 2 * RELEASE_CHUNK);
+            }
+        }
+    }
+
+    /// Maps the pages of `from..to` in one call (`MADV_POPULATE_READ`) instead of one fault per
+    /// page; a kernel without it (before Linux 5.14) just faults them in as they are read.
+    fn populate(&self, from: usize, to: usize) {
+        if let Repr::Mapped { map, .. } = &self.repr {
+            let page = page_size();
+            let start = from / page * page;
+            let end = to.min(map.len());
+            if end > start {
+                let _ = map.advise_range(memmap2::Advice::PopulateRead, start, end - start);
             }
         }
     }

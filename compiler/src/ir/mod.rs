@@ -20,6 +20,7 @@
 //!   scoping and redefinition are all decided by `verify::structure`.
 
 pub mod attrs;
+pub mod huge;
 pub mod printer;
 pub mod types;
 

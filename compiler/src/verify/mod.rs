@@ -87,10 +87,51 @@ pub fn verify_module(module: &Module, profile: Profile) -> Vec<Diagnostic> {
 /// modules, the `pto.target_arch` of the op's module: `driver::profile_of_op`).
 pub fn verify_module_with(
     module: &Module,
-    profile_of: &dyn Fn(OpId) -> Profile,
+    profile_of: &(dyn Fn(OpId) -> Profile + Sync),
 ) -> Vec<Diagnostic> {
+    if module.ops.len() >= PARALLEL_MIN_OPS
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+    {
+        return verify_two_threads(module, profile_of);
+    }
+    verify_one_thread(module, profile_of)
+}
+
+/// [`verify_module_with`] on the calling thread only (whatever the module's size).
+pub fn verify_one_thread(module: &Module, profile_of: &dyn Fn(OpId) -> Profile) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let tainted = structure::check_tainted(module, &mut diags);
     rules::check_except_with(module, profile_of, &tainted, &mut diags);
+    diags
+}
+
+/// Modules with at least this many ops are verified on two threads ([`verify_two_threads`]);
+/// below it a thread costs more than it saves.
+pub const PARALLEL_MIN_OPS: usize = 20_000;
+
+/// [`verify_module_with`] on two threads, same diagnostics in the same order: the rules run on
+/// every op on a scoped helper thread while the structure pass runs here; the rule diagnostics
+/// of the ops the structure pass tainted are then dropped. Running the rules on a tainted op is
+/// safe (they are total on any IR, `rules` module doc), only wasted.
+pub fn verify_two_threads(
+    module: &Module,
+    profile_of: &(dyn Fn(OpId) -> Profile + Sync),
+) -> Vec<Diagnostic> {
+    let (mut diags, tainted, by_op) = std::thread::scope(|scope| {
+        let rules = scope.spawn(|| rules::check_by_op(module, profile_of));
+        let mut diags = Vec::new();
+        let tainted = structure::check_tainted(module, &mut diags);
+        // A panic in the rules is a bug either way; surface it as the sequential run would.
+        let by_op = match rules.join() {
+            Ok(by_op) => by_op,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        (diags, tainted, by_op)
+    });
+    for (op, found) in by_op {
+        if !tainted.contains(&op) {
+            diags.extend(found);
+        }
+    }
     diags
 }

@@ -157,6 +157,10 @@ impl<'s> Parser<'s> {
         m.spans.values.reserve(values);
         m.ops.reserve(src.len() / 256);
         m.spans.ops.reserve(src.len() / 256);
+        crate::ir::huge::advise_vec(&m.values);
+        crate::ir::huge::advise_vec(&m.spans.values);
+        crate::ir::huge::advise_vec(&m.ops);
+        crate::ir::huge::advise_vec(&m.spans.ops);
         let eof = Span::point(base + src.len());
         Parser {
             buf: std::rc::Rc::new(std::cell::RefCell::new(tokens::TokBuf::new(stream, eof))),

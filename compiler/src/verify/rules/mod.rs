@@ -95,6 +95,30 @@ pub fn check_except_with(
     }
 }
 
+/// The rule diagnostics of every tcvt/vcvt (none skipped), grouped by op in walk order; ops
+/// without any are left out. `crate::verify::verify_two_threads` filters them by taint.
+pub fn check_by_op(
+    module: &Module,
+    profile_of: &(dyn Fn(OpId) -> Profile + Sync),
+) -> Vec<(OpId, Vec<Diagnostic>)> {
+    let mut out = Vec::new();
+    let mut found = Vec::new();
+    for op in module.walk() {
+        let Some(data) = module.ops.get(op.0 as usize) else {
+            continue;
+        };
+        match &data.kind {
+            OpKind::Tcvt(t) => tcvt::check(module, op, t, profile_of(op), &mut found),
+            OpKind::Vcvt(v) => vcvt::check(module, op, v, profile_of(op), &mut found),
+            _ => {}
+        }
+        if !found.is_empty() {
+            out.push((op, std::mem::take(&mut found)));
+        }
+    }
+    out
+}
+
 /// Builds a diagnostic with the error's code and default severity.
 fn diag(e: RuleError, span: Span) -> Diagnostic {
     Diagnostic::new(e.code(), e, span)
