@@ -227,6 +227,29 @@ fn simple_and_round_in_one_cycle_need_exactly_one_vd16() {
 }
 
 #[test]
+fn rule_dagger_counts_regular_instructions_without_a_result() {
+    // A scheduled Round d0 (VD = L0) beside a regular SFPENCC or SFPSETCC: the simulator applies
+    // (†) through the regular instruction's VD field, so no Simple-unit cycle can host a Round
+    // instruction unless one of the two writes L16. The exact f32→bf16 cycle floor relies on
+    // this (docs/performance.md, "Exact f32→bf16: the cycle floor", R3); revisit it if this changes.
+    let init = init_with(0, 0x0005, 0x100);
+    for regular in ["sfpencc 0, 0, 0, 0", "sfpsetcc 0, L1, 0, LREG_LT0"] {
+        let h = hazard(
+            &init,
+            &format!("sfploadmacro 0, FP32, ADDR_MOD_7, 0\n{regular}"),
+        );
+        assert!(
+            matches!(h, MacroHazard::SameCycle { .. }),
+            "{regular}: {h:?}"
+        );
+    }
+    // The same Round beside an SFPNOP runs.
+    let (m, r) = run(&init, "sfploadmacro 0, FP32, ADDR_MOD_7, 0\nsfpnop");
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(m.macro_pending(), 0);
+}
+
+#[test]
 fn swap_rules() {
     // SWAP (template 2, VB := VD) on Simple d0.
     let init = init_with(0x0086, 0, 0x100);

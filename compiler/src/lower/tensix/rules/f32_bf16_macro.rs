@@ -28,8 +28,9 @@
 //! slot shares its cycle only with the VD16 Simple slot (§6.3 †). The simulator checks all of
 //! it ([`super::super::hand_macro`]), `ptoc prove` proves it against the plain program (D5).
 //!
-//! Cycles per row (BH = WH): `--nan=any` 4 (3 macros + 1 regular; plain 7), exact 8 (4 macros
-//! + 4 regular; plain 11).
+//! Cycles per row (BH = WH): `--nan=any` 4 (3 macros + 1 regular; plain 7), exact 8 (4 macros and
+//! 4 regular; plain 11). Why exact does not go below 8 (5 and, with lane flags, 6 are impossible
+//! under the simulator's rules; 7 is open): docs/performance.md, "Exact f32→bf16: the cycle floor".
 
 use pto_runtime::tensix::isa::Arch;
 
