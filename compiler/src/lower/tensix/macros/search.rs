@@ -1,7 +1,11 @@
 //! The candidate search (`macro_form`): tries slot choices, register rotations and row counts
 //! within a budget of short simulations, keeps the fastest candidate that the simulator runs
 //! without hazards and that equals the plain program on the sample words; memoised per kernel.
-//! Placement, building and checking of one candidate live in the parent module.
+//! Placement and building of one candidate live in the parent module, its admission check in
+//! `admit`.
+
+use pto_runtime::tensix::sim::cycle::steady_state;
+use pto_runtime::tensix::sim::kernel::Kernel;
 
 use super::*;
 
