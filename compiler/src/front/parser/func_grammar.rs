@@ -12,7 +12,8 @@ use super::fn_type_grammar::types_until_rparen;
 use super::grammar::{TyErr, SILENT};
 use super::module::{OpParts, RegionKind};
 use super::op_grammar::{self as og, ty};
-use super::stmt_grammar::{region_blocks, region_body, trailing_loc, Stmts};
+use super::region_grammar::{region_blocks, region_body};
+use super::stmt_grammar::{trailing_loc, Stmts};
 use super::stmt_prim::{
     either, expected_here, here, is, kw, silent, tk, tokf, via, when, IRef, In, SEx,
 };
@@ -223,7 +224,7 @@ fn func_rest<'s>(
             st.define_arg(n, v);
         }
         let errors_before = st.errors;
-        let label = super::stmt_grammar::block_label();
+        let label = super::region_grammar::block_label();
         region_blocks(inp, stmts, &label, body, RegionKind::Func)?;
         let close = inp.parse(via(move |p: &mut Parser<'s>| p.close_region(body, open)))?;
         let st = inp.state();

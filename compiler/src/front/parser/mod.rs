@@ -2,8 +2,9 @@
 //! 1.0.0-alpha.8.
 //!
 //! Layers: `tokens` (the streaming token window and the chumsky `Input` over it), `stmt_prim`
-//! (token-level primitives of the statement grammar), `stmt_grammar` (file, regions, op
-//! statements, §8.2 recovery with `recover_with`), `func_grammar` (`func.func`, `module`),
+//! (token-level primitives of the statement grammar), `stmt_grammar` (file, op
+//! statements, §8.2 recovery with `recover_with`), `region_grammar` (regions and their
+//! blocks), `func_grammar` (`func.func`, `module`),
 //! `op_grammar` (hand-written custom op forms), `catalog_form` (every op of the op catalog,
 //! `front::catalog`, read by its row through the format interpreter), `opaque` (custom forms of unknown ops kept as opaque
 //! statements), `type_grammar`/`tile_buf_grammar`/`attr_grammar` (§3-§4,
@@ -38,6 +39,7 @@ mod module;
 mod op_grammar;
 mod opaque;
 mod ops;
+mod region_grammar;
 mod stmt_grammar;
 mod stmt_prim;
 mod tile_buf_grammar;

@@ -37,7 +37,8 @@ use chumsky::Parser as P;
 
 use super::grammar::TyErr;
 use super::module::OpParts;
-use super::stmt_grammar::{generic_region, Stmts};
+use super::region_grammar::generic_region;
+use super::stmt_grammar::Stmts;
 use super::stmt_prim::{expected_here, here, IRef, In, SEx};
 use super::Parser;
 use crate::diag::Span;
