@@ -4,9 +4,10 @@
 //!
 //! Why: a file of hundreds of MB read into a buffer stays resident for the whole run, next to
 //! the IR built from it (the 1M-op benchmark file is 323 MB). A mapped file costs resident
-//! memory only for the pages being looked at: the UTF-8 check and the parser each walk the text
-//! once from the front, and [`SourceText::release_before`] / [`SourceText::release_range`]
-//! drop the pages behind them (`madvise(MADV_DONTNEED)` in [`RELEASE_CHUNK`] steps; on a
+//! memory only for the pages not yet released: the UTF-8 check maps the text in bulk
+//! (`MADV_POPULATE_READ`) and keeps it for the parser, which walks it once from the front while
+//! [`SourceText::release_before`] / [`SourceText::release_range`] drop the pages behind it, so
+//! the text shrinks as the IR grows (`madvise(MADV_DONTNEED)` in [`RELEASE_CHUNK`] steps; on a
 //! read-only shared file mapping this only unmaps them, the page cache keeps the data). Whatever
 //! reads the text later (a diagnostic's snippet, the line count up to it, a cache key) faults
 //! the pages it touches back in from the file. [`SourceText::lines`] gives the renderer a line
@@ -57,7 +58,9 @@ pub struct NotUtf8 {
 
 impl SourceText {
     /// Maps `file` read-only (the caller decided it is a regular file of at least [`MAP_MIN`]
-    /// bytes) and checks that it is UTF-8, releasing the pages behind the check. Fails with the
+    /// bytes) and checks that it is UTF-8, mapping its pages in [`RELEASE_CHUNK`] windows and
+    /// keeping them: the parser reads them next and releases them behind itself, so the peak
+    /// does not grow (the IR built in their place is about as large). Fails with the
     /// I/O error of the mapping, or returns the bytes a reader would have kept when the text is
     /// not UTF-8.
     pub fn map_checked(file: &std::fs::File) -> std::io::Result<Result<SourceText, NotUtf8>> {
@@ -74,7 +77,6 @@ impl SourceText {
         };
         let bytes = text.bytes();
         let mut checked = 0;
-        let mut done = 0;
         while checked < bytes.len() {
             let end = (checked + RELEASE_CHUNK).min(bytes.len());
             text.populate(checked, end);
@@ -93,11 +95,7 @@ impl SourceText {
                     }
                 }
             }
-            text.release_range(done, checked);
-            done = checked - checked % page_size();
         }
-        // The parser starts at the front again.
-        text.populate(0, 2 * RELEASE_CHUNK);
         Ok(Ok(text))
     }
 
