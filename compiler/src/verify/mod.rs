@@ -8,7 +8,10 @@
 //! operand that is undefined, has a bad result number, is mistyped or bound to an invisible
 //! redefinition) is skipped. Both passes collect every diagnostic (they never stop at the first)
 //! and never panic on any IR. The verifier runs only on chunks that parsed without
-//! errors (D-27, the driver's job).
+//! errors (D-27, the driver's job). Modules of [`PARALLEL_MIN_OPS`] ops or more are verified on
+//! two threads ([`verify_two_threads`]: the rules run on every op beside the structure pass, and
+//! the rule diagnostics of tainted ops are dropped afterwards), with the same diagnostics in the
+//! same order.
 //!
 //! ## Structure (`structure`, codes E01xx; syntax.md §2, D-4)
 //! Built on a petgraph def-use graph over values and ops ([`structure::DefUseGraph`]).
