@@ -126,8 +126,12 @@ impl SourceText {
     }
 
     /// Maps the pages of `from..to` in one call (`MADV_POPULATE_READ`) instead of one fault per
-    /// page; a kernel without it (before Linux 5.14) just faults them in as they are read.
+    /// page; a kernel without it (before Linux 5.14, or not Linux) just faults them in as they
+    /// are read.
     fn populate(&self, from: usize, to: usize) {
+        #[cfg(not(target_os = "linux"))]
+        let _ = (from, to);
+        #[cfg(target_os = "linux")]
         if let Repr::Mapped { map, .. } = &self.repr {
             let page = page_size();
             let start = from / page * page;
