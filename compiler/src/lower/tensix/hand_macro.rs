@@ -24,7 +24,7 @@ use super::builder::{Builder, Line};
 use super::macros::{check, init_misc, plain_reference, prog, MacroForm, SequenceWord};
 
 /// A macro schedule written by a rule. Assembly text is in the seed syntax (tensix.md §10.1);
-/// every body instruction is issued once per row, the macros included.
+/// every body instruction is issued once per body of `rows` rows, the macros included.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HandForm {
     /// Lane-uniform constants, allocated in order (L12, L13, L14, L11).
@@ -35,8 +35,10 @@ pub struct HandForm {
     pub templates: Vec<(String, String)>,
     /// Sequence words of macros 0..=3 with the comment that explains the slots.
     pub sequences: Vec<(SequenceWord, String)>,
-    /// One row's issue stream: (text, comment).
+    /// The issue stream of `rows` rows: (text, comment).
     pub body: Vec<(String, String)>,
+    /// Rows per body (the register-alternation period, 1 or 2).
+    pub rows: usize,
     /// SFPNOPs after the loop until every scheduled instruction has executed.
     pub drain: usize,
 }
@@ -133,7 +135,7 @@ pub fn assemble(arch: Arch, h: &HandForm) -> Result<MacroForm, String> {
         init: b.init,
         body,
         drain,
-        rows: 1,
+        rows: h.rows,
     })
 }
 
@@ -155,11 +157,13 @@ fn admit(arch: Arch, init: &[Line], body: &[Line], h: &HandForm) -> Option<Macro
         .ok()?
         .cycles_per_body;
     let (words, plain_out) = plain_reference(arch, &plain)?;
+    // `check` counts cycles per body of `m.rows` rows, the plain body is one row.
     match check(arch, &plain, &plain_out, &m, &words) {
-        Some(c) if c < plain_cycles => Some(m),
+        Some(c) if c < plain_cycles * m.rows as u64 => Some(m),
         Some(c) => {
             debug(&format!(
-                "{c} cycles per row, plain {plain_cycles}: no gain"
+                "{c} cycles per {} rows, plain {plain_cycles} per row: no gain",
+                m.rows
             ));
             None
         }
