@@ -21,7 +21,9 @@ use pto_runtime::tensix::sim::cycle::steady_state;
 use pto_runtime::tensix::sim::kernel::Kernel;
 
 use super::builder::{Builder, Line};
-use super::macros::{check, init_misc, plain_reference, prog, MacroForm, SequenceWord};
+use super::macros::{
+    check, init_misc, init_template, plain_reference, prog, MacroForm, SequenceWord,
+};
 
 /// A macro schedule written by a rule. Assembly text is in the seed syntax (tensix.md §10.1);
 /// every body instruction is issued once per body of `rows` rows, the macros included.
@@ -91,18 +93,7 @@ pub fn assemble(arch: Arch, h: &HandForm) -> Result<MacroForm, String> {
             .copied()
             .ok_or_else(|| format!("template `{text}` is empty"))?;
         let word = encode(&insn, arch).map_err(|e| format!("template `{text}`: {e}"))?;
-        b.init_op(
-            &format!("sfploadi L0, USHORT, {:#06x}", word & 0xFFFF),
-            &format!("template {t}: {text} ({why})"),
-        );
-        b.init_op(
-            &format!("sfploadi L0, UPPER, {:#06x}", word >> 16),
-            &format!("  (template {t} word {word:#010x})"),
-        );
-        b.init_op(
-            &format!("sfpconfig 0, {t}, 0"),
-            &format!("InstructionTemplate[{t}] = L0"),
-        );
+        init_template(&mut b, t, word, &format!("template {t}: {text} ({why})"));
     }
     for (m, (seq, why)) in h.sequences.iter().enumerate() {
         let word = seq.word();

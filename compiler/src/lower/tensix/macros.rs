@@ -537,20 +537,12 @@ fn build(
         let insn = body[*i].insn;
         let word = encode(&insn, arch).ok()?;
         let t = k as u8;
-        b.init_op(
-            &format!("sfploadi L0, USHORT, {:#06x}", word & 0xFFFF),
-            &format!(
-                "template {t}: {}",
-                pto_runtime::tensix::asm::format_insn(&insn)
-            ),
-        );
-        b.init_op(
-            &format!("sfploadi L0, UPPER, {:#06x}", word >> 16),
-            &format!("  (template {t} word {word:#010x})"),
-        );
-        b.init_op(
-            &format!("sfpconfig 0, {t}, 0"),
-            &format!("InstructionTemplate[{t}] = L0"),
+        let what = pto_runtime::tensix::asm::format_insn(&insn);
+        init_template(
+            &mut b,
+            usize::from(t),
+            word,
+            &format!("template {t}: {what}"),
         );
         let e = pl.time[*i];
         max_e = max_e.max(e);
@@ -665,6 +657,23 @@ fn build(
 
 /// Writes the Misc word every ptoc macro form uses: StoreMod0 = the kernel's INT32 mode, no
 /// macro stores with its load mode, every delay counted in cycles.
+/// Init code writing template `t` = `word` through L0 (two SFPLOADIs and an SFPCONFIG); `label`
+/// comments the first of them. Shared by the macro search and the hand-placed forms.
+pub(super) fn init_template(b: &mut Builder, t: usize, word: u32, label: &str) {
+    b.init_op(
+        &format!("sfploadi L0, USHORT, {:#06x}", word & 0xFFFF),
+        label,
+    );
+    b.init_op(
+        &format!("sfploadi L0, UPPER, {:#06x}", word >> 16),
+        &format!("  (template {t} word {word:#010x})"),
+    );
+    b.init_op(
+        &format!("sfpconfig 0, {t}, 0"),
+        &format!("InstructionTemplate[{t}] = L0"),
+    );
+}
+
 pub(super) fn init_misc(b: &mut Builder) {
     let misc = MiscWord {
         store_mod0: KERNEL_MOD0,

@@ -81,17 +81,26 @@ pub fn check_except_with(
     diags: &mut Vec<Diagnostic>,
 ) {
     for op in module.walk() {
-        if skip.contains(&op) {
-            continue;
+        if !skip.contains(&op) {
+            check_op(module, op, profile_of, diags);
         }
-        let Some(data) = module.ops.get(op.0 as usize) else {
-            continue;
-        };
-        match &data.kind {
-            OpKind::Tcvt(t) => tcvt::check(module, op, t, profile_of(op), diags),
-            OpKind::Vcvt(v) => vcvt::check(module, op, v, profile_of(op), diags),
-            _ => {}
-        }
+    }
+}
+
+/// The rules of one op (tcvt and vcvt have rules; other ops have none).
+fn check_op(
+    module: &Module,
+    op: OpId,
+    profile_of: &dyn Fn(OpId) -> Profile,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(data) = module.ops.get(op.0 as usize) else {
+        return;
+    };
+    match &data.kind {
+        OpKind::Tcvt(t) => tcvt::check(module, op, t, profile_of(op), diags),
+        OpKind::Vcvt(v) => vcvt::check(module, op, v, profile_of(op), diags),
+        _ => {}
     }
 }
 
@@ -104,14 +113,7 @@ pub fn check_by_op(
     let mut out = Vec::new();
     let mut found = Vec::new();
     for op in module.walk() {
-        let Some(data) = module.ops.get(op.0 as usize) else {
-            continue;
-        };
-        match &data.kind {
-            OpKind::Tcvt(t) => tcvt::check(module, op, t, profile_of(op), &mut found),
-            OpKind::Vcvt(v) => vcvt::check(module, op, v, profile_of(op), &mut found),
-            _ => {}
-        }
+        check_op(module, op, profile_of, &mut found);
         if !found.is_empty() {
             out.push((op, std::mem::take(&mut found)));
         }
