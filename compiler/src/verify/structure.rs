@@ -2,9 +2,11 @@
 //! operand types with definitions, function signatures and `return` (syntax.md §2, D-4).
 //!
 //! The IR builder binds names without judging scope (see `crate::ir`), so every scoping decision
-//! is made here. The def-use relation is a petgraph [`DiGraph`] over values and ops
-//! ([`DefUseGraph`], node indices derived from the IR handles, one edge per use); the checks walk the ops in textual order with a stack of scopes and read
-//! each op's uses from the graph's incoming edges.
+//! is made here. The checks walk the ops in textual order, read each op's uses (the value →
+//! op edges of the def-use relation) straight from its operand list, and keep what is visible in
+//! a scope stack (`scopes`: one chain of entries per value and per name, O(1) lookups, no hash
+//! set per scope). The def-use relation as a petgraph graph, for queries, is [`DefUseGraph`]
+//! (`defuse`); the walk does not build it.
 //!
 //! Scoping rules (D-4): a function body is isolated (it sees only its own arguments and the
 //! values it defines); a value is visible from its definition to the end of its region,
@@ -20,18 +22,26 @@
 //! written with a type other than its definition's, or is bound to an invisible definition of a
 //! redefined name (its def-use link is then unsound).
 //!
+//! Order: duplicate-symbol errors first (in op-handle order, over every op of the module, reached
+//! by the walk or not), then the walk's errors in walk order. The walk collects the functions and
+//! modules it meets, so the symbol check does not scan the op table a second time.
+//!
 //! Invariants: every error is collected (the walk never stops early); nothing here panics on any
 //! IR the builder can produce (all handle lookups are bounds-checked); an op is tainted iff at
-//! least one error was reported because of it.
+//! least one error was reported because of it. On the error-free path nothing is allocated per
+//! op or per use (only the scope stack's tables grow, amortized).
 
-use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::EdgeRef;
-use petgraph::Direction;
+mod defuse;
+mod scopes;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::diag::clip::{clip, Echo, PHRASE_MAX};
 use crate::diag::{Code, Diagnostic, Span};
-use crate::ir::{Module, OpId, OpKind, RegionId, TcvtForm, TypeId, ValueDef, ValueId};
+use crate::ir::{Module, OpData, OpId, OpKind, RegionId, TcvtForm, TypeId, ValueDef, ValueId};
+
+pub use defuse::{DefUseGraph, Edge, Graph, Node};
+use scopes::Scopes;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StructureError {
@@ -120,121 +130,6 @@ impl StructureError {
     }
 }
 
-/// A node of the def-use graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Node {
-    Value(ValueId),
-    Op(OpId),
-}
-
-/// Edge weight: `Value -> Op` edges are uses (operand position; a value used twice has two
-/// edges), `Op -> Value` edges are definitions (result index, or the argument index of a region
-/// the op owns).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Edge {
-    Use(u32),
-    Result(u32),
-    RegionArg(u32),
-}
-
-/// Node indices are dense: value `v` is node `v`, op `o` is node `values + o`, so building the
-/// graph hashes nothing (a 100k-op file builds in a few milliseconds).
-pub type Graph = DiGraph<Node, Edge, u32>;
-
-/// The SSA def-use graph of a module: `op -> value` for definitions, `value -> op` for uses.
-#[derive(Debug, Default)]
-pub struct DefUseGraph {
-    pub graph: Graph,
-    values: usize,
-}
-
-impl DefUseGraph {
-    /// Builds the graph from every op, operand, result and region argument of `module`.
-    pub fn build(module: &Module) -> Self {
-        let values = module.values.len();
-        let uses: usize = module.ops.iter().map(|o| o.operands.len()).sum();
-        let mut graph = Graph::with_capacity(values + module.ops.len(), uses + values);
-        for i in 0..values {
-            graph.add_node(Node::Value(ValueId(i as u32)));
-        }
-        for i in 0..module.ops.len() {
-            graph.add_node(Node::Op(OpId(i as u32)));
-        }
-        let value_node = |v: ValueId| (v.0 as usize) < values;
-        for (i, op) in module.ops.iter().enumerate() {
-            let op_node = NodeIndex::new(values + i);
-            for (pos, &v) in op.operands.iter().enumerate() {
-                if value_node(v) {
-                    graph.add_edge(NodeIndex::new(v.0 as usize), op_node, Edge::Use(pos as u32));
-                }
-            }
-            for (idx, &r) in op.results.iter().enumerate() {
-                if value_node(r) {
-                    graph.add_edge(
-                        op_node,
-                        NodeIndex::new(r.0 as usize),
-                        Edge::Result(idx as u32),
-                    );
-                }
-            }
-            for &region in &op.regions {
-                if let Some(rd) = module.regions.get(region.0 as usize) {
-                    for (idx, &a) in rd.args.iter().enumerate() {
-                        if value_node(a) {
-                            graph.add_edge(
-                                op_node,
-                                NodeIndex::new(a.0 as usize),
-                                Edge::RegionArg(idx as u32),
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        DefUseGraph { graph, values }
-    }
-
-    fn op_node(&self, op: OpId) -> Option<NodeIndex<u32>> {
-        let n = self.values + op.0 as usize;
-        (n < self.graph.node_count()).then(|| NodeIndex::new(n))
-    }
-
-    /// The uses of `op` as `(operand position, value)`, sorted by position.
-    pub fn uses_of(&self, op: OpId) -> Vec<(u32, ValueId)> {
-        let Some(node) = self.op_node(op) else {
-            return Vec::new();
-        };
-        let mut out: Vec<(u32, ValueId)> = self
-            .graph
-            .edges_directed(node, Direction::Incoming)
-            .filter_map(|e| match (*e.weight(), self.graph[e.source()]) {
-                (Edge::Use(pos), Node::Value(v)) => Some((pos, v)),
-                _ => None,
-            })
-            .collect();
-        out.sort_unstable();
-        out
-    }
-
-    /// The ops using `value`, sorted, each once.
-    pub fn users_of(&self, value: ValueId) -> Vec<OpId> {
-        if value.0 as usize >= self.values {
-            return Vec::new();
-        }
-        let mut out: Vec<OpId> = self
-            .graph
-            .neighbors_directed(NodeIndex::new(value.0 as usize), Direction::Outgoing)
-            .filter_map(|n| match self.graph[n] {
-                Node::Op(o) => Some(o),
-                Node::Value(_) => None,
-            })
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-}
-
 /// Prints a type for a message, in canonical spelling.
 pub(crate) fn type_text(module: &Module, ty: TypeId) -> String {
     if (ty.0 as usize) >= module.types.len() {
@@ -253,37 +148,35 @@ pub fn check(module: &Module, diags: &mut Vec<Diagnostic>) {
 
 /// [`check`], also returning the tainted ops (empty iff no error was appended).
 pub fn check_tainted(module: &Module, diags: &mut Vec<Diagnostic>) -> TaintedOps {
-    let graph = DefUseGraph::build(module);
+    let start = diags.len();
     let mut checker = Checker {
         module,
-        graph: &graph,
         diags,
-        scopes: Vec::new(),
+        scopes: Scopes::new(module.values.len()),
         tainted: TaintedOps::default(),
+        resolved: Vec::new(),
+        visited: vec![0; module.ops.len().div_ceil(64)],
+        symbol_ops: Vec::new(),
     };
-    checker.check_symbols();
     if (module.body.0 as usize) < module.regions.len() {
         checker.namespace(module.body, &[]);
     }
+    checker.check_symbols(start);
     checker.tainted
-}
-
-/// One lexical scope: the values and names defined in one region so far.
-#[derive(Default)]
-struct Scope<'a> {
-    values: FxHashSet<ValueId>,
-    /// Name as defined (`%a`, `%r` for a group) → span of its definition.
-    names: FxHashMap<&'a str, Span>,
-    /// Full value name (`%a`, `%r#1`) → value, to resolve uses bound to an invisible definition.
-    by_name: FxHashMap<&'a str, ValueId>,
 }
 
 struct Checker<'a> {
     module: &'a Module,
-    graph: &'a DefUseGraph,
     diags: &'a mut Vec<Diagnostic>,
-    scopes: Vec<Scope<'a>>,
+    scopes: Scopes<'a>,
     tainted: TaintedOps,
+    /// Scratch for [`Checker::check_uses`]: each operand of the current op resolved to a
+    /// visible value (reused, so the walk allocates nothing per op).
+    resolved: Vec<Option<ValueId>>,
+    /// One bit per op: reached by the walk.
+    visited: Vec<u64>,
+    /// The functions and modules the walk reached, each once, in walk order.
+    symbol_ops: Vec<OpId>,
 }
 
 impl<'a> Checker<'a> {
@@ -296,15 +189,36 @@ impl<'a> Checker<'a> {
             .unwrap_or_default()
     }
 
-    fn op_spans(&self, op: OpId) -> Option<&crate::ir::OpSpans> {
+    fn op_spans(&self, op: OpId) -> Option<&'a crate::ir::OpSpans> {
         self.module.spans.ops.get(op.0 as usize)
     }
 
     /// Duplicate symbols (`func.func @f`, `module @m`) in one symbol table: the top-level
-    /// module, or a nested module's body (two modules may each define `@f`).
-    fn check_symbols(&mut self) {
+    /// module, or a nested module's body (two modules may each define `@f`). Runs after the
+    /// walk on the functions and modules it met, plus those of any op it did not reach, in
+    /// op-handle order; the errors go before the walk's (`start` is where the walk's begin).
+    fn check_symbols(&mut self, start: usize) {
+        let module = self.module;
+        let mut ops = std::mem::take(&mut self.symbol_ops);
+        for (w, &bits) in self.visited.iter().enumerate() {
+            let mut missed = !bits;
+            while missed != 0 {
+                let i = w * 64 + missed.trailing_zeros() as usize;
+                missed &= missed - 1;
+                match module.ops.get(i).map(|o| &o.kind) {
+                    Some(OpKind::Func(_) | OpKind::Module(_)) => ops.push(OpId(i as u32)),
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+        }
+        ops.sort_unstable();
+        let mut found = Vec::new();
         let mut seen: FxHashMap<(Option<OpId>, &str), Span> = FxHashMap::default();
-        for (i, op) in self.module.ops.iter().enumerate() {
+        for id in ops {
+            let Some(op) = module.ops.get(id.0 as usize) else {
+                continue;
+            };
             let sym = match &op.kind {
                 OpKind::Func(f) => f.sym.as_str(),
                 OpKind::Module(m) => match &m.name {
@@ -314,44 +228,53 @@ impl<'a> Checker<'a> {
                 _ => continue,
             };
             let span = self
-                .op_spans(OpId(i as u32))
+                .op_spans(id)
                 .map(|s| s.attrs.get("sym_name").copied().unwrap_or(s.name))
                 .unwrap_or_default();
-            let table = self.module.enclosing_module(op.parent);
+            let table = module.enclosing_module(op.parent);
             if let Some(&first) = seen.get(&(table, sym)) {
-                let d = StructureError::SymbolRedefinition {
-                    sym: symbol_text(sym),
-                }
-                .at(span)
-                .with_label(first, "defined here");
-                self.diags.push(d);
-                self.tainted.insert(OpId(i as u32));
+                found.push(
+                    StructureError::SymbolRedefinition {
+                        sym: symbol_text(sym),
+                    }
+                    .at(span)
+                    .with_label(first, "defined here"),
+                );
+                self.tainted.insert(id);
             } else {
                 seen.insert((table, sym), span);
             }
+        }
+        if !found.is_empty() {
+            let at = start.min(self.diags.len());
+            self.diags.splice(at..at, found);
         }
     }
 
     /// Checks an isolated region (module body or function body) with fresh scopes.
     fn namespace(&mut self, region: RegionId, args: &[ValueId]) {
-        let saved = std::mem::take(&mut self.scopes);
+        let saved = self.scopes.enter_namespace();
         self.region(region, args);
-        self.scopes = saved;
+        self.scopes.leave_namespace(saved);
     }
 
     /// Walks `region` in a new scope; `args` are its block arguments.
     fn region(&mut self, region: RegionId, args: &[ValueId]) {
-        self.scopes.push(Scope::default());
+        let module: &'a Module = self.module;
+        self.scopes.push();
         for &a in args {
             self.define(a, None);
         }
-        let (ops, blocks) = match self.module.regions.get(region.0 as usize) {
-            Some(r) => (r.ops.clone(), r.blocks.clone()),
-            None => (Vec::new(), Vec::new()),
-        };
-        self.block_labels(region, &blocks);
+        let (ops, blocks): (&'a [OpId], &'a [crate::ir::BlockData]) =
+            match module.regions.get(region.0 as usize) {
+                Some(r) => (&r.ops, &r.blocks),
+                None => (&[], &[]),
+            };
+        if !blocks.is_empty() {
+            self.block_labels(region, blocks);
+        }
         let mut next_block = blocks.iter().peekable();
-        for (i, op) in ops.into_iter().enumerate() {
+        for (i, &op) in ops.iter().enumerate() {
             // A block's arguments become visible at its label (textual order stands for
             // dominance, as in the parser's name binding).
             while let Some(b) = next_block.next_if(|b| b.start as usize <= i) {
@@ -376,7 +299,7 @@ impl<'a> Checker<'a> {
             .regions
             .get(region.0 as usize)
             .and_then(|r| r.label.as_deref());
-        let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
+        let mut seen: FxHashMap<&str, Span> = FxHashMap::default();
         for b in blocks {
             if let Some(&first) = seen.get(b.label.as_str()) {
                 self.diags.push(
@@ -400,54 +323,53 @@ impl<'a> Checker<'a> {
     }
 
     fn op(&mut self, op: OpId) {
-        let Some(data) = self.module.ops.get(op.0 as usize) else {
+        let module: &'a Module = self.module;
+        let Some(data) = module.ops.get(op.0 as usize) else {
             return;
         };
-        let resolved = self.check_uses(op);
+        let (word, bit) = (op.0 as usize / 64, 1u64 << (op.0 % 64));
+        if let Some(w) = self.visited.get_mut(word) {
+            if *w & bit == 0 {
+                *w |= bit;
+                if matches!(data.kind, OpKind::Func(_) | OpKind::Module(_)) {
+                    self.symbol_ops.push(op);
+                }
+            }
+        }
+        let mut resolved = std::mem::take(&mut self.resolved);
+        self.check_uses(op, data, &mut resolved);
         self.check_operand_types(op, &resolved);
         self.check_result_count(op);
         if matches!(data.kind, OpKind::Return) {
             self.check_return(op, &resolved);
         }
+        self.resolved = resolved;
         for &r in &data.regions {
-            let args = self
-                .module
+            let args: &'a [ValueId] = module
                 .regions
                 .get(r.0 as usize)
-                .map(|rd| rd.args.clone())
-                .unwrap_or_default();
+                .map_or(&[], |rd| rd.args.as_slice());
             if matches!(data.kind, OpKind::Func(_) | OpKind::Module(_)) {
-                self.namespace(r, &args);
+                self.namespace(r, args);
             } else {
-                self.region(r, &args);
+                self.region(r, args);
             }
         }
-        // Results become visible after the op (and its regions).
-        let module = self.module;
-        let mut group_starts = Vec::with_capacity(data.result_groups.len());
-        let mut idx = 0usize;
-        for g in &module.ops[op.0 as usize].result_groups {
-            group_starts.push((idx, g.name.as_str()));
-            idx += g.count as usize;
-        }
+        // Results become visible after the op (and its regions). The first value of each
+        // result group carries the group's name (the first group starting there, if several
+        // do); the rest of a group, and results past every group, carry none.
+        let groups = &data.result_groups;
+        let mut g = 0usize;
+        let mut group_start = 0usize;
         for (i, &r) in data.results.iter().enumerate() {
-            let group_name = group_starts
-                .iter()
-                .find(|(start, _)| *start == i)
-                .map(|&(_, n)| n);
+            while g < groups.len() && group_start < i {
+                group_start += groups[g].count as usize;
+                g += 1;
+            }
+            let group_name =
+                (g < groups.len() && group_start == i).then(|| groups[g].name.as_str());
             self.define(r, Some(group_name));
         }
-    }
-
-    fn is_visible(&self, v: ValueId) -> bool {
-        self.scopes.iter().any(|s| s.values.contains(&v))
-    }
-
-    fn visible_by_name(&self, name: &str) -> Option<ValueId> {
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.by_name.get(name).copied())
     }
 
     /// Makes `v` visible; reports a redefinition if its name is already visible. For results,
@@ -458,15 +380,17 @@ impl<'a> Checker<'a> {
         let Some(vd) = module.values.get(v.0 as usize) else {
             return;
         };
-        let span = self.value_span(v);
         let checked_name = match group {
             None => Some(vd.name.as_str()),
             Some(g) => g,
         };
+        let mut checked_id = None;
         if let Some(name) = checked_name {
+            let span = self.value_span(v);
             let base = base_name(name);
-            let first = self.scopes.iter().find_map(|s| s.names.get(base).copied());
-            if let Some(first) = first {
+            let id = self.scopes.name_id(base);
+            checked_id = (base == vd.name).then_some(id);
+            if let Some(first) = self.scopes.defined(id) {
                 self.diags.push(
                     StructureError::Redefinition {
                         name: base.to_string(),
@@ -477,73 +401,50 @@ impl<'a> Checker<'a> {
                 if let ValueDef::Result { op, .. } = vd.def {
                     self.tainted.insert(op);
                 }
-            } else if let Some(scope) = self.scopes.last_mut() {
-                scope.names.insert(base, span);
+            } else {
+                self.scopes.add_def(id, span);
             }
         }
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.values.insert(v);
-            scope.by_name.entry(vd.name.as_str()).or_insert(v);
-        }
+        self.scopes.add_value(v);
+        let id = match checked_id {
+            Some(id) => id,
+            None => self.scopes.name_id(&vd.name),
+        };
+        self.scopes.bind(id, v);
     }
 
-    /// Reports undefined and out-of-range uses; returns each operand resolved to a visible value
-    /// (`None` where it is undefined).
-    fn check_uses(&mut self, op: OpId) -> Vec<Option<ValueId>> {
-        let operand_count = self
-            .module
-            .ops
-            .get(op.0 as usize)
-            .map_or(0, |d| d.operands.len());
-        let mut resolved = vec![None; operand_count];
-        for (pos, v) in self.graph.uses_of(op) {
-            let use_span = self
-                .op_spans(op)
-                .and_then(|s| s.operands.get(pos as usize).copied())
-                .unwrap_or_else(|| self.value_span(v));
-            let Some(vd) = self.module.values.get(v.0 as usize) else {
+    /// The span of operand `pos` of `op` (the use of `v`), for a message.
+    fn use_span(&self, op: OpId, pos: usize, v: ValueId) -> Span {
+        self.op_spans(op)
+            .and_then(|s| s.operands.get(pos).copied())
+            .unwrap_or_else(|| self.value_span(v))
+    }
+
+    /// Reports undefined and out-of-range uses; fills `resolved` with each operand resolved to
+    /// a visible value (`None` where it is undefined).
+    fn check_uses(&mut self, op: OpId, data: &'a OpData, resolved: &mut Vec<Option<ValueId>>) {
+        let module: &'a Module = self.module;
+        resolved.clear();
+        resolved.resize(data.operands.len(), None);
+        for (pos, (&v, slot)) in data.operands.iter().zip(resolved.iter_mut()).enumerate() {
+            let Some(vd) = module.values.get(v.0 as usize) else {
                 continue;
             };
-            let r = match &vd.def {
-                ValueDef::Unresolved => {
-                    self.diags.push(
-                        StructureError::UndefinedValue {
-                            name: vd.name.clone(),
-                        }
-                        .at(use_span),
-                    );
-                    self.tainted.insert(op);
-                    None
-                }
-                ValueDef::BadResultNumber {
-                    op: def_op, count, ..
-                } => {
-                    let mut d = StructureError::ResultNumberOutOfRange {
-                        name: base_name(&vd.name).to_string(),
-                        count: *count,
-                    }
-                    .at(use_span);
-                    if let Some(first) = self
-                        .module
-                        .ops
-                        .get(def_op.0 as usize)
-                        .and_then(|o| o.results.first())
-                    {
-                        d = d.with_label(self.value_span(*first), "defined here");
-                    }
-                    self.diags.push(d);
-                    self.tainted.insert(op);
-                    None
-                }
+            *slot = match &vd.def {
                 ValueDef::Result { .. } | ValueDef::Arg { .. } | ValueDef::BlockArg { .. } => {
-                    if self.is_visible(v) {
+                    if self.scopes.is_visible(v) {
                         Some(v)
-                    } else if let Some(other) = self.visible_by_name(&vd.name) {
+                    } else if let Some(other) = self
+                        .scopes
+                        .find_name(&vd.name)
+                        .and_then(|id| self.scopes.bound(id))
+                    {
                         // Bound to a later or inner redefinition (already reported); the use
                         // means the visible value of that name. The op's own link is unsound.
                         self.tainted.insert(op);
                         Some(other)
                     } else {
+                        let use_span = self.use_span(op, pos, v);
                         let def_span = self.value_span(v);
                         let why = if def_span.start >= use_span.start {
                             "defined here, after its use"
@@ -561,12 +462,39 @@ impl<'a> Checker<'a> {
                         None
                     }
                 }
+                ValueDef::Unresolved => {
+                    let use_span = self.use_span(op, pos, v);
+                    self.diags.push(
+                        StructureError::UndefinedValue {
+                            name: vd.name.clone(),
+                        }
+                        .at(use_span),
+                    );
+                    self.tainted.insert(op);
+                    None
+                }
+                ValueDef::BadResultNumber {
+                    op: def_op, count, ..
+                } => {
+                    let use_span = self.use_span(op, pos, v);
+                    let mut d = StructureError::ResultNumberOutOfRange {
+                        name: base_name(&vd.name).to_string(),
+                        count: *count,
+                    }
+                    .at(use_span);
+                    if let Some(first) = module
+                        .ops
+                        .get(def_op.0 as usize)
+                        .and_then(|o| o.results.first())
+                    {
+                        d = d.with_label(self.value_span(*first), "defined here");
+                    }
+                    self.diags.push(d);
+                    self.tainted.insert(op);
+                    None
+                }
             };
-            if let Some(slot) = resolved.get_mut(pos as usize) {
-                *slot = r;
-            }
         }
-        resolved
     }
 
     fn check_operand_types(&mut self, op: OpId, resolved: &[Option<ValueId>]) {
@@ -677,13 +605,9 @@ impl<'a> Checker<'a> {
             // `return` outside a function body is a parse error.
             return;
         };
-        let spans = self.op_spans(op).cloned();
-        let spans = spans.as_ref();
+        let spans = self.op_spans(op);
         let op_span = spans.map(|s| s.op).unwrap_or_default();
-        let func_result_spans: Vec<Span> = self
-            .op_spans(func)
-            .map(|s| s.result_types.to_vec())
-            .unwrap_or_default();
+        let func_result_spans: &[Span] = self.op_spans(func).map_or(&[], |s| &s.result_types);
         let func_result_span = |i: usize| func_result_spans.get(i).copied();
         if data.operands.len() != f.result_types.len() {
             let mut d = StructureError::ReturnCountMismatch {
