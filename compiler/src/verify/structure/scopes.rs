@@ -13,6 +13,12 @@
 //! for values, one hash lookup for names) whatever the nesting depth, and a value costs no
 //! hashing at all.
 //!
+//! The name table holds only names with a live entry: a name whose chains empty when a scope
+//! closes leaves the table (its slot is reused), and when the last name entry goes the table is
+//! reset at once (replaced if it is mostly empty room, so a reset costs no more than the
+//! inserts before it). So the table stays as small as the names in scope, and cache-resident
+//! for the many small regions of a large function.
+//!
 //! Invariants: the answers equal those of one hash set (values), one map of definition names and
 //! one map of use names per scope, searched over the scopes of the current namespace (definition
 //! names: any of them; use names: the innermost that holds it); this holds on any sequence of
@@ -44,10 +50,11 @@ struct Entry<K, T> {
     item: T,
 }
 
-/// Chain heads of one name: definition names (redefinition check) and use names (binding a use
-/// to the visible value of its name).
-#[derive(Clone, Copy, Default)]
-struct NameHeads {
+/// One name of the table and the heads of its chains: definition names (redefinition check)
+/// and use names (binding a use to the visible value of its name).
+#[derive(Clone, Copy)]
+struct NameSlot<'a> {
+    name: &'a str,
     def: u32,
     bind: u32,
 }
@@ -67,7 +74,9 @@ pub(super) struct Scopes<'a> {
     value_heads: Vec<u32>,
     values: Vec<Entry<u32, ()>>,
     name_ids: FxHashMap<&'a str, u32>,
-    name_heads: Vec<NameHeads>,
+    names: Vec<NameSlot<'a>>,
+    /// Slots of `names` no name holds.
+    free_names: Vec<u32>,
     defs: Vec<Entry<u32, Span>>,
     binds: Vec<Entry<u32, ValueId>>,
 }
@@ -77,7 +86,7 @@ fn link(index: usize) -> u32 {
 }
 
 impl<'a> Scopes<'a> {
-    /// Scopes for a module of `values` values (a capacity hint for the name table too).
+    /// Scopes for a module of `values` values.
     pub(super) fn new(values: usize) -> Self {
         Scopes {
             stack: Vec::new(),
@@ -85,8 +94,9 @@ impl<'a> Scopes<'a> {
             next_generation: 0,
             value_heads: vec![NO_ENTRY; values],
             values: Vec::new(),
-            name_ids: FxHashMap::with_capacity_and_hasher(values, Default::default()),
-            name_heads: Vec::with_capacity(values),
+            name_ids: FxHashMap::default(),
+            names: Vec::new(),
+            free_names: Vec::new(),
             defs: Vec::new(),
             binds: Vec::new(),
         }
@@ -102,7 +112,7 @@ impl<'a> Scopes<'a> {
         saved
     }
 
-    /// Ends the current namespace (its scopes must all be closed) and shows the saved scopes.
+    /// Ends the current namespace (closing any scope still open) and shows the saved scopes.
     pub(super) fn leave_namespace(&mut self, saved: Namespace) {
         while !self.stack.is_empty() {
             self.pop();
@@ -132,15 +142,47 @@ impl<'a> Scopes<'a> {
                 *h = e.prev;
             }
         }
-        for e in self.defs.drain(mark.defs..).rev() {
-            if let Some(h) = self.name_heads.get_mut(e.key as usize) {
-                h.def = e.prev;
+        if mark.defs == 0 && mark.binds == 0 {
+            // No name entry outlives this scope: reset the table at once.
+            self.defs.clear();
+            self.binds.clear();
+            self.names.clear();
+            self.free_names.clear();
+            if self.name_ids.len() < self.name_ids.capacity() / 4 {
+                self.name_ids = FxHashMap::default();
+            } else {
+                self.name_ids.clear();
             }
+            return;
         }
-        for e in self.binds.drain(mark.binds..).rev() {
-            if let Some(h) = self.name_heads.get_mut(e.key as usize) {
-                h.bind = e.prev;
+        for i in (mark.defs..self.defs.len()).rev() {
+            let e = self.defs[i];
+            if let Some(slot) = self.names.get_mut(e.key as usize) {
+                slot.def = e.prev;
             }
+            self.release_if_unused(e.key);
+        }
+        self.defs.truncate(mark.defs);
+        for i in (mark.binds..self.binds.len()).rev() {
+            let e = self.binds[i];
+            if let Some(slot) = self.names.get_mut(e.key as usize) {
+                slot.bind = e.prev;
+            }
+            self.release_if_unused(e.key);
+        }
+        self.binds.truncate(mark.binds);
+    }
+
+    /// Drops name `id` from the table when neither of its chains has an entry left.
+    fn release_if_unused(&mut self, id: u32) {
+        let Some(slot) = self.names.get(id as usize) else {
+            return;
+        };
+        if slot.def == NO_ENTRY
+            && slot.bind == NO_ENTRY
+            && self.name_ids.remove(slot.name).is_some()
+        {
+            self.free_names.push(id);
         }
     }
 
@@ -185,36 +227,47 @@ impl<'a> Scopes<'a> {
 
     /// The id of `name` in the name table (added on first sight).
     pub(super) fn name_id(&mut self, name: &'a str) -> u32 {
-        let next = self.name_heads.len() as u32;
-        let id = *self.name_ids.entry(name).or_insert(next);
-        if id == next {
-            self.name_heads.push(NameHeads::default());
-        }
-        id
+        let (names, free) = (&mut self.names, &mut self.free_names);
+        *self.name_ids.entry(name).or_insert_with(|| {
+            let slot = NameSlot {
+                name,
+                def: NO_ENTRY,
+                bind: NO_ENTRY,
+            };
+            match free.pop() {
+                Some(id) => {
+                    names[id as usize] = slot;
+                    id
+                }
+                None => {
+                    names.push(slot);
+                    (names.len() - 1) as u32
+                }
+            }
+        })
     }
 
-    fn heads(&self, id: u32) -> NameHeads {
-        self.name_heads
+    fn heads(&self, id: u32) -> (u32, u32) {
+        self.names
             .get(id as usize)
-            .copied()
-            .unwrap_or_default()
+            .map_or((NO_ENTRY, NO_ENTRY), |s| (s.def, s.bind))
     }
 
     /// The span of the visible definition named `id`, if one of the current namespace's open
     /// scopes holds one.
     pub(super) fn defined(&self, id: u32) -> Option<Span> {
-        let i = self.live(&self.defs, self.heads(id).def)?;
+        let i = self.live(&self.defs, self.heads(id).0)?;
         Some(self.defs[i].item)
     }
 
     /// Records a definition named `id` at `span` in the innermost scope.
     pub(super) fn add_def(&mut self, id: u32, span: Span) {
         let Some(generation) = self.top() else { return };
-        let Some(h) = self.name_heads.get_mut(id as usize) else {
+        let Some(slot) = self.names.get_mut(id as usize) else {
             return;
         };
-        let prev = h.def;
-        h.def = link(self.defs.len());
+        let prev = slot.def;
+        slot.def = link(self.defs.len());
         self.defs.push(Entry {
             key: id,
             prev,
@@ -226,17 +279,17 @@ impl<'a> Scopes<'a> {
     /// The value bound to use name `id` in the innermost open scope of the current namespace
     /// that binds it.
     pub(super) fn bound(&self, id: u32) -> Option<ValueId> {
-        let i = self.live(&self.binds, self.heads(id).bind)?;
+        let i = self.live(&self.binds, self.heads(id).1)?;
         Some(self.binds[i].item)
     }
 
     /// Binds use name `id` to `v` in the innermost scope, unless that scope binds it already.
     pub(super) fn bind(&mut self, id: u32, v: ValueId) {
         let Some(generation) = self.top() else { return };
-        let Some(h) = self.name_heads.get(id as usize).copied() else {
+        let Some(prev) = self.names.get(id as usize).map(|s| s.bind) else {
             return;
         };
-        let i = (h.bind as usize).wrapping_sub(1);
+        let i = (prev as usize).wrapping_sub(1);
         if self
             .binds
             .get(i)
@@ -244,16 +297,16 @@ impl<'a> Scopes<'a> {
         {
             return;
         }
-        self.name_heads[id as usize].bind = link(self.binds.len());
+        self.names[id as usize].bind = link(self.binds.len());
         self.binds.push(Entry {
             key: id,
-            prev: h.bind,
+            prev,
             generation,
             item: v,
         });
     }
 
-    /// The id of `name` if it was ever entered (for lookups that must not grow the table).
+    /// The id of `name` if it is in the table (for lookups that must not grow it).
     pub(super) fn find_name(&self, name: &str) -> Option<u32> {
         self.name_ids.get(name).copied()
     }
