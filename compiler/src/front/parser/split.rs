@@ -6,7 +6,7 @@
 //!
 //! How it goes:
 //! 1. On entering a function body with at least [`SPLIT_MIN_BYTES`] of the chunk left, the
-//!    parser picks a **split point**: the first line after 53% of what is left that
+//!    parser picks a **split point**: the first line after the middle of what is left that
 //!    starts like a statement (`%` or a letter after blanks) — [`split_point`]. It hands the
 //!    helper a [`Job`]: that byte, a copy of its type table and aliases, and its nesting.
 //! 2. The helper ([`parse_fragment`]) parses statements from there as the body of a function,
@@ -49,11 +49,6 @@ use crate::ir::{Module, OpId, RegionId, TypeTable, ValueData, ValueId};
 /// Chunks smaller than this are parsed on one thread (a thread and a join cost about what
 /// parsing 50 kB does).
 pub(crate) const SPLIT_MIN_BYTES: usize = 4 << 20;
-
-/// The share of a body, in thousandths, that stays with the first thread: the helper builds
-/// its tables from cold pages and its input is not mapped ahead yet when it starts, so an even
-/// split left the first thread waiting (1M-op benchmark: ~50-100 ms of a ~750 ms half).
-const FIRST_HALF_PERMILLE: usize = 530;
 
 /// The fragment releases the input behind it in steps of this many bytes.
 const RELEASE_STEP: usize = 2 << 20;
@@ -310,8 +305,7 @@ impl<'s> Parser<'s> {
             Some(f) if f > from => Some(f),
             Some(_) => None,
             None if end - from >= SPLIT_MIN_BYTES => {
-                let first_half = (end - from) / 1000 * FIRST_HALF_PERMILLE;
-                split_point(self.src, self.base, from + first_half)
+                split_point(self.src, self.base, from + (end - from) / 2)
             }
             None => None,
         };
