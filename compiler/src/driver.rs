@@ -346,14 +346,16 @@ fn check_chunk(
     range: Range<usize>,
     opts: &Options,
     consumed: Option<&dyn Fn(usize)>,
+    release: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> ChunkResult {
     let chunk = text.get(range.clone()).unwrap_or("");
-    let parsed = crate::front::parse_module_consumed(
+    let parsed = crate::front::parse_module_paged(
         chunk,
         range.start,
         opts.format,
         opts.strict_ops,
         consumed,
+        release,
     );
     let mut result = ChunkResult {
         range,
@@ -448,11 +450,14 @@ pub fn check_source(text: SourceText, opts: &Options) -> FileResult {
         // Looking for `// -----` lines read the whole text.
         text.release_range(0, text.len());
     }
-    let consumed = |at: usize| text.release_before(at);
-    let chunks = ranges
-        .into_iter()
-        .map(|range| check_chunk(&text, range, opts, Some(&consumed)))
-        .collect();
+    let chunks = {
+        let consumed = |at: usize| text.release_before(at);
+        let release = text.range_releaser();
+        ranges
+            .into_iter()
+            .map(|range| check_chunk(&text, range, opts, Some(&consumed), Some(&release)))
+            .collect()
+    };
     FileResult {
         text,
         chunks,
@@ -471,7 +476,7 @@ fn undecodable(diag: Diagnostic) -> FileResult {
 fn check_chunks(text: &str, opts: &Options, consumed: Option<&dyn Fn(usize)>) -> Vec<ChunkResult> {
     split_chunks(text, opts.split_input)
         .into_iter()
-        .map(|range| check_chunk(text, range, opts, consumed))
+        .map(|range| check_chunk(text, range, opts, consumed, None))
         .collect()
 }
 

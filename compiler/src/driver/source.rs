@@ -129,36 +129,30 @@ impl SourceText {
     /// page; a kernel without it (before Linux 5.14, or not Linux) just faults them in as they
     /// are read.
     fn populate(&self, from: usize, to: usize) {
-        #[cfg(not(target_os = "linux"))]
-        let _ = (from, to);
-        #[cfg(target_os = "linux")]
         if let Repr::Mapped { map, .. } = &self.repr {
-            let page = page_size();
-            let start = from / page * page;
-            let end = to.min(map.len());
-            if end > start {
-                let _ = map.advise_range(memmap2::Advice::PopulateRead, start, end - start);
-            }
+            populate_map_range(map, from, to);
         }
     }
 
     /// Releases the pages that lie wholly inside `range` (a mapped text only).
     pub fn release_range(&self, from: usize, to: usize) {
         if let Repr::Mapped { map, .. } = &self.repr {
-            let page = page_size();
-            let start = from.div_ceil(page) * page;
-            let end = to.min(map.len()) / page * page;
-            if end > start {
-                // SAFETY: the range lies inside the read-only shared file mapping; after
-                // MADV_DONTNEED its pages read back the file's contents (never zeroes, which
-                // only private or anonymous mappings get).
-                let _ = unsafe {
-                    map.unchecked_advise_range(
-                        memmap2::UncheckedAdvice::DontNeed,
-                        start,
-                        end - start,
-                    )
-                };
+            release_map_range(map, from, to);
+        }
+    }
+
+    /// What [`SourceText::release_before`] does, for a reader of its own that another thread
+    /// may run (the second half of a two-thread parse): `(from, to)` releases the pages of
+    /// `from..to` and maps the next two [`RELEASE_CHUNK`]s ahead of `to`.
+    pub fn range_releaser(&self) -> impl Fn(usize, usize) + Sync + '_ {
+        let map = match &self.repr {
+            Repr::Mapped { map, .. } => Some(map),
+            Repr::Owned(_) => None,
+        };
+        move |from, to| {
+            if let Some(map) = map {
+                release_map_range(map, from, to);
+                populate_map_range(map, to, to + 2 * RELEASE_CHUNK);
             }
         }
     }
@@ -179,6 +173,36 @@ impl SourceText {
 /// The release granularity. Where the kernel's pages are larger, `madvise` gets a range that
 /// memmap2 widens to whole pages, which may drop a page the pass is still reading: it is then
 /// read back from the file (a cost, never a wrong byte).
+/// Maps the pages of `from..to` of `map` in one call ([`SourceText::populate`]).
+fn populate_map_range(map: &memmap2::Mmap, from: usize, to: usize) {
+    #[cfg(not(target_os = "linux"))]
+    let _ = (map, from, to);
+    #[cfg(target_os = "linux")]
+    {
+        let page = page_size();
+        let start = from / page * page;
+        let end = to.min(map.len());
+        if end > start {
+            let _ = map.advise_range(memmap2::Advice::PopulateRead, start, end - start);
+        }
+    }
+}
+
+/// Releases the pages of `map` that lie wholly inside `from..to`.
+fn release_map_range(map: &memmap2::Mmap, from: usize, to: usize) {
+    let page = page_size();
+    let start = from.div_ceil(page) * page;
+    let end = to.min(map.len()) / page * page;
+    if end > start {
+        // SAFETY: the range lies inside the read-only shared file mapping; after
+        // MADV_DONTNEED its pages read back the file's contents (never zeroes, which
+        // only private or anonymous mappings get).
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+        };
+    }
+}
+
 fn page_size() -> usize {
     4096
 }

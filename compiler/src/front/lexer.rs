@@ -187,6 +187,26 @@ impl<'s> TokenStream<'s> {
         }
     }
 
+    /// A stream that starts at byte `at` (relative to `src`, at a token start): the tokens it
+    /// gives are the ones a stream from the start gives from there on, `line_start` included
+    /// (only blanks separate `at` from the previous line break). The two-thread parse starts
+    /// its second half, and resumes the first after it, with this.
+    pub fn starting_at(src: &'s str, base: usize, mode: LexMode, at: usize) -> Self {
+        let mut s = TokenStream::new(src, base, mode);
+        let at = at.min(src.len());
+        let before = src.as_bytes().get(..at).unwrap_or(&[]);
+        let blank_tail = before
+            .iter()
+            .rev()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+            .count();
+        let line_start =
+            before.len() == blank_tail || before[before.len() - blank_tail - 1] == b'\n';
+        s.lexer.bump(at);
+        s.line_start = line_start;
+        s
+    }
+
     /// Skips the source up to byte `to` (relative to the buffer) without producing tokens, when
     /// nothing is pending and `to` is at or past the current position. Used by the parser to
     /// jump over text it already understood (a cached type spelling). Returns false otherwise.

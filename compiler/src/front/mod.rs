@@ -61,8 +61,21 @@ pub fn parse_module_consumed(
     strict_ops: bool,
     consumed: Option<&dyn Fn(usize)>,
 ) -> ParseOutput {
+    parse_module_paged(chunk, base, format, strict_ops, consumed, None)
+}
+
+/// [`parse_module_consumed`]; a second thread that parses part of the chunk calls `release`
+/// with each absolute byte range it is done with (`from`, `to`), from that thread.
+pub fn parse_module_paged(
+    chunk: &str,
+    base: usize,
+    format: InputFormat,
+    strict_ops: bool,
+    consumed: Option<&dyn Fn(usize)>,
+    release: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> ParseOutput {
     match format {
-        InputFormat::Pto => parse_pto(chunk, base, strict_ops, consumed),
+        InputFormat::Pto => parse_pto(chunk, base, strict_ops, consumed, release),
         InputFormat::PtoAsm => asm::parse_asm(chunk, base),
     }
 }
@@ -82,18 +95,89 @@ fn parse_pto(
     base: usize,
     strict_ops: bool,
     consumed: Option<&dyn Fn(usize)>,
+    release: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> ParseOutput {
+    let two_threads = chunk.len() >= parser::split::SPLIT_MIN_BYTES
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    if two_threads {
+        parse_pto_split(chunk, base, strict_ops, consumed, release, None).0
+    } else {
+        parse_pto_with(chunk, base, strict_ops, consumed, None).0
+    }
+}
+
+/// One parse of `chunk`, on this thread, with an optional link to a second-half helper; also
+/// says whether the helper's fragment was joined.
+fn parse_pto_with(
+    chunk: &str,
+    base: usize,
+    strict_ops: bool,
+    consumed: Option<&dyn Fn(usize)>,
+    split: Option<parser::split::Link>,
+) -> (ParseOutput, bool) {
     let stream = lexer::TokenStream::new(chunk, base, lexer::LexMode::Mlir);
     // Token slices handed to the chumsky grammars live as long as the parse (parser::Grammars).
     let arena = bumpalo::Bump::new();
     let mut p = parser::Parser::new(stream, chunk, base, &arena);
     p.strict_ops = strict_ops;
     p.consumed = consumed;
+    p.split = split;
     p.parse_file();
+    // Dropping the link tells a helper whose fragment was not joined to stop.
+    let joined = p.split.take().is_some_and(|l| l.joined());
     let (module, mut diagnostics) = p.finish();
     crate::diag::sort_by_position(&mut diagnostics);
-    ParseOutput {
+    let out = ParseOutput {
         module: Some(module),
         diagnostics,
-    }
+    };
+    (out, joined)
+}
+
+/// [`parse_pto_with`] with a helper thread that parses the second half of a large function
+/// body (`parser::split`); `forced` picks the split point instead of the middle (tests).
+fn parse_pto_split(
+    chunk: &str,
+    base: usize,
+    strict_ops: bool,
+    consumed: Option<&dyn Fn(usize)>,
+    release: Option<&(dyn Fn(usize, usize) + Sync)>,
+    forced: Option<usize>,
+) -> (ParseOutput, bool) {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{mpsc, Arc};
+    let (jobs, job_rx) = mpsc::channel::<parser::split::Job>();
+    let (results_tx, results) = mpsc::channel::<parser::split::Fragment>();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let helper_cancel = cancel.clone();
+    std::thread::scope(|scope| {
+        let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
+            if let Ok(job) = job_rx.recv() {
+                let frag = parser::split::parse_fragment(chunk, base, job, helper_cancel, release);
+                let _ = results_tx.send(frag);
+            }
+        });
+        match helper {
+            Ok(_) => {
+                let link = parser::split::Link::new(jobs, results, cancel, forced);
+                parse_pto_with(chunk, base, strict_ops, consumed, Some(link))
+            }
+            // No thread to be had: one parse does it all.
+            Err(_) => parse_pto_with(chunk, base, strict_ops, consumed, None),
+        }
+    })
+}
+
+/// Parses a `.pto` chunk on two threads with the second half starting at byte `split_at`
+/// (absolute), whatever the chunk's size: the two-thread parse's equality tests compare this
+/// with [`parse_module`]. A split point that is not a statement start of a function body
+/// leaves the parse on one thread. Also says whether the second half was joined.
+#[doc(hidden)]
+pub fn parse_pto_split_at(
+    chunk: &str,
+    base: usize,
+    strict_ops: bool,
+    split_at: usize,
+) -> (ParseOutput, bool) {
+    parse_pto_split(chunk, base, strict_ops, None, None, Some(split_at))
 }

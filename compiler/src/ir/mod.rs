@@ -22,6 +22,7 @@
 pub mod attrs;
 pub mod huge;
 pub mod printer;
+pub mod splice;
 pub mod types;
 
 pub use attrs::{Attr, AttrDict, AttrKey, AttrSpans, OpAttrs, Part, Rnd, RoundMode, VSat};

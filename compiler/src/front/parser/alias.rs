@@ -59,13 +59,13 @@ pub(crate) struct AliasEntry {
 
 /// The aliases of a chunk. Lent to the type and attribute grammars for each run (like the type
 /// table), so they resolve uses themselves.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Aliases {
     map: FxHashMap<String, AliasEntry>,
     /// The alias whose value is being read: a use of it is a self-reference.
     pub defining: Option<String>,
     /// Location alias uses not defined yet (checked at the end of the chunk).
-    deferred: Vec<(String, Span)>,
+    pub(super) deferred: Vec<(String, Span)>,
 }
 
 impl Aliases {

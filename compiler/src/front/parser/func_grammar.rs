@@ -224,6 +224,8 @@ fn func_rest<'s>(
             st.define_arg(n, v);
         }
         let errors_before = st.errors;
+        let first = here(inp);
+        inp.state().offer_split(first);
         let label = super::region_grammar::block_label();
         region_blocks(inp, stmts, &label, body, RegionKind::Func)?;
         let close = inp.parse(via(move |p: &mut Parser<'s>| p.close_region(body, open)))?;

@@ -40,6 +40,7 @@ mod op_grammar;
 mod opaque;
 mod ops;
 mod region_grammar;
+pub(crate) mod split;
 mod stmt_grammar;
 mod stmt_prim;
 mod tile_buf_grammar;
@@ -144,6 +145,10 @@ pub(crate) struct Parser<'s> {
     aliases: alias::Aliases,
     /// Told the byte offset of each top-level statement start (`front::parse_module_consumed`).
     pub(crate) consumed: Option<&'s dyn Fn(usize)>,
+    /// The first half of a two-thread parse: its link to the helper (`split`).
+    pub(crate) split: Option<split::Link>,
+    /// The second half of a two-thread parse: what the join needs to know (`split`).
+    fragment: Option<split::FragmentLog>,
 }
 
 impl<'s> Parser<'s> {
@@ -153,16 +158,34 @@ impl<'s> Parser<'s> {
         base: usize,
         arena: &'s bumpalo::Bump,
     ) -> Self {
-        let values = src.len() / 64;
+        Self::with_size_hint(stream, src, base, arena, src.len())
+    }
+
+    /// [`Parser::new`] for a stream that reads only `size` bytes of `src` (the IR tables are
+    /// reserved from it).
+    pub(crate) fn with_size_hint(
+        stream: TokenStream<'s>,
+        src: &'s str,
+        base: usize,
+        arena: &'s bumpalo::Bump,
+        size: usize,
+    ) -> Self {
+        let values = size / 64;
         let mut m = Module::new();
         m.values.reserve(values);
         m.spans.values.reserve(values);
-        m.ops.reserve(src.len() / 256);
-        m.spans.ops.reserve(src.len() / 256);
+        m.ops.reserve(size / 256);
+        m.spans.ops.reserve(size / 256);
         crate::ir::huge::advise_vec(&m.values);
         crate::ir::huge::advise_vec(&m.spans.values);
         crate::ir::huge::advise_vec(&m.ops);
         crate::ir::huge::advise_vec(&m.spans.ops);
+        // The placeholder type of unbound uses is interned first, whatever the input: the id of
+        // every later type then does not depend on whether some use was bound, which the
+        // two-thread parse needs (`split`: its second half cannot know).
+        let any = m
+            .types
+            .intern(Type::Opaque(crate::ir::UNKNOWN_TYPE.to_string()));
         let eof = Span::point(base + src.len());
         Parser {
             buf: std::rc::Rc::new(std::cell::RefCell::new(tokens::TokBuf::new(stream, eof))),
@@ -185,7 +208,7 @@ impl<'s> Parser<'s> {
             type_spellings: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             dict_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
             value_cache: HashMap::with_capacity_and_hasher(16, FxBuildHasher),
-            any_ty: None,
+            any_ty: Some(any),
             depth: 0,
             arena,
             grammars: None,
@@ -201,6 +224,8 @@ impl<'s> Parser<'s> {
             pending_args: Vec::new(),
             aliases: alias::Aliases::default(),
             consumed: None,
+            split: None,
+            fragment: None,
         }
     }
 
@@ -547,7 +572,26 @@ impl<'s> Parser<'s> {
             Some(t) => t,
             None => self.any_type(),
         };
-        self.m.add_value(name, ty, def, span)
+        // A fragment's unbound use is usually bound at the join (`split`), where it is dropped:
+        // its name is read back from its span only if it stays.
+        let stored = if self.fragment.is_some() && def == ValueDef::Unresolved {
+            ""
+        } else {
+            name
+        };
+        self.m.add_value(stored, ty, def, span)
+    }
+
+    /// The name of value `v` as written (a fragment's unbound use keeps it only as its span).
+    fn value_name(&self, v: ValueId) -> &str {
+        match self.m.values.get(v.0 as usize) {
+            Some(d) if d.name.is_empty() => {
+                let span = self.m.spans.values.get(v.0 as usize).copied();
+                span.map_or("", |s| self.text(s))
+            }
+            Some(d) => &d.name,
+            None => "",
+        }
     }
 
     /// Byte offset just past the `close` matching the `open` at `from`, when the bracketed text

@@ -61,6 +61,15 @@ impl OpParts {
 
 impl<'s> Parser<'s> {
     /// Parses the chunk with the chumsky statement grammar (`stmt_grammar`).
+    /// Parses a fragment of a function body (the helper side of `split`) into region `body`;
+    /// returns the absolute offset where its statements stopped (`None`: the grammar failed).
+    pub(crate) fn parse_fragment_body(&mut self, body: RegionId) -> Option<usize> {
+        use chumsky::Parser as _;
+        let g = super::stmt_grammar::fragment(body);
+        let input = super::tokens::TokInput(self.buf.clone());
+        g.parse_with_state(input, self).into_output().flatten()
+    }
+
     pub(crate) fn parse_file(&mut self) {
         use chumsky::Parser as _;
         let g = super::stmt_grammar::file();

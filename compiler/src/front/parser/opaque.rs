@@ -338,14 +338,15 @@ impl<'s> Parser<'s> {
                 .values
                 .get(v.0 as usize)
                 .is_some_and(|d| matches!(d.def, ValueDef::Unresolved));
-            let name_ok = self
-                .m
-                .values
-                .get(v.0 as usize)
-                .is_some_and(|d| !d.name.contains('#'));
-            let is_def = name_ok
-                && (def_like.get(k).copied().unwrap_or(false)
-                    || (unresolved && paren.get(k).copied().unwrap_or(false)));
+            let name_ok = !self.value_name(v).contains('#');
+            let def_like_k = def_like.get(k).copied().unwrap_or(false);
+            let paren_k = paren.get(k).copied().unwrap_or(false);
+            let is_def = name_ok && (def_like_k || (unresolved && paren_k));
+            if unresolved && name_ok && paren_k && !def_like_k && self.fragment.is_some() {
+                // Read as a definition because the name is unbound here (`split` checks it).
+                let name = self.value_name(v).to_string();
+                self.assume_unbound(&name);
+            }
             keep.push(!is_def);
         }
         let mut defs = Vec::new();
@@ -361,8 +362,8 @@ impl<'s> Parser<'s> {
                 types.push(parts.operand_types.get(i).copied().flatten());
                 spans.push(span);
                 tspans.push(parts.spans.operand_types.get(i).copied().flatten());
-            } else if let Some(d) = self.m.values.get(v.0 as usize) {
-                defs.push((d.name.clone(), span));
+            } else if (v.0 as usize) < self.m.values.len() {
+                defs.push((self.value_name(v).to_string(), span));
                 k += 1;
             }
         }

@@ -35,11 +35,11 @@ use crate::ir::{OpKind, RegionId, TypeId};
 
 pub(super) type Stmts<'s> = Recursive<Indirect<'s, 's, In<'s>, (), SEx<'s>>>;
 
-/// The grammar of a whole `.pto` chunk.
-pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
+/// The statements of a region, up to what ends it (see [`statement_start`]).
+fn statements<'s>() -> Stmts<'s> {
     let mut stmts: Stmts<'s> = Recursive::declare();
     let forms = Forms::new(stmts.clone());
-    let stmt = statement(forms.clone(), stmts.clone());
+    let stmt = statement(forms, stmts.clone());
     let unit = statement_unit(stmt);
     stmts.define(
         custom(move |inp: &mut IRef<'s, '_>| statement_start(inp))
@@ -48,6 +48,35 @@ pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
             .collect::<Vec<()>>()
             .ignored(),
     );
+    stmts
+}
+
+/// The second half of a two-thread parse (`split`): statements of a function body `body`
+/// from the cursor on; gives the absolute byte offset of the token they stopped at (`None` if
+/// the grammar failed).
+pub(super) fn fragment<'s>(body: RegionId) -> Boxed<'s, 's, In<'s>, Option<usize>, SEx<'s>> {
+    let stmts = statements();
+    custom(move |inp: &mut IRef<'s, '_>| {
+        inp.state().regions.push((body, RegionKind::Func));
+        let r = inp.parse(&stmts);
+        let i = here(inp);
+        let st = inp.state();
+        st.regions.pop();
+        let end = r.ok().map(|()| st.span_at(i).start);
+        st.note_fragment_end(i);
+        // The rest of the chunk is not the fragment's: end the input here, unread.
+        let mut buf = st.buf.borrow_mut();
+        let keep = i.saturating_sub(buf.base_idx).min(buf.toks.len());
+        buf.toks.truncate(keep);
+        buf.stream = None;
+        Ok(end)
+    })
+    .boxed()
+}
+
+/// The grammar of a whole `.pto` chunk.
+pub(super) fn file<'s>() -> Boxed<'s, 's, In<'s>, (), SEx<'s>> {
+    let stmts = statements();
     let module = super::func_grammar::module_op(stmts.clone());
     let rest = stmts.clone();
     // Alias definitions before the first module (and after it) are no items of the chunk.
@@ -118,6 +147,13 @@ fn alias_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
 /// and reports a stray `}` in an implicit module (consuming it as a failed statement).
 fn statement_start<'s>(inp: &mut IRef<'s, '_>) -> Result<(), TyErr<'s>> {
     let i = here(inp);
+    let st = inp.state();
+    if st.split.is_some() {
+        // The second half of the body may already be parsed (`split`).
+        st.maybe_join(i);
+    } else if st.fragment_cancelled() {
+        return Err(expected_here(inp, &[SILENT]));
+    }
     let st = inp.state();
     let (region, kind) = st.cur_region();
     let next = st.tok(i).map(|t| t.tok);
