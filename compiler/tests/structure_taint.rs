@@ -136,3 +136,49 @@ fn two_thread_verify_equals_one_thread_verify() {
         "only {with_errors} runs with errors: the test would be weak"
     );
 }
+
+/// The same on a module large enough that both threads take several runs of ops of the rules
+/// (`rules::check_shared`): rule errors, structural errors and valid ops interleaved over
+/// ~30,000 ops must come out in one-thread order on every profile.
+#[test]
+fn two_thread_verify_equals_one_thread_verify_on_a_large_module() {
+    let h = "!pto.tile_buf<vec, 16x16xf16>";
+    let b = "!pto.tile_buf<vec, 16x16xbf16>";
+    let f = "!pto.tile_buf<vec, 16x16xf32>";
+    let mut text = format!("module {{\n  func.func @f(%h: {h}, %b: {b}, %f: {f}) {{\n");
+    for i in 0..30_000 {
+        let line = match i % 13 {
+            // f16 -> bf16: a rule error on a2a3 and a5
+            0 | 5 => format!("    pto.tcvt ins(%h : {h}) outs(%b : {b})\n"),
+            // an undefined operand: a structural error that taints the op
+            7 => format!("    pto.tcvt ins(%u{i} : {h}) outs(%b : {b})\n"),
+            // a written type that is not the value's: structural
+            11 => format!("    pto.tcvt ins(%h : {f}) outs(%b : {b})\n"),
+            _ => format!("    pto.tcvt ins(%f : {f}) outs(%h : {h})\n"),
+        };
+        text.push_str(&line);
+    }
+    text.push_str("    return\n  }\n}\n");
+    let parsed = parse_module(&text, 0, InputFormat::Pto);
+    assert!(
+        parsed.diagnostics.is_empty(),
+        "{:?}",
+        parsed.diagnostics.first()
+    );
+    let m = parsed.module.expect("module");
+    let mut rule_errors = 0;
+    for p in Profile::ALL {
+        let one = ptoc::verify::verify_one_thread(&m, &|_| p);
+        let two = ptoc::verify::verify_two_threads(&m, &|_| p);
+        rule_errors += one
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("E02"))
+            .count();
+        assert_eq!(one.len(), two.len(), "on {p}");
+        assert!(one == two, "on {p}: the two-thread diagnostics differ");
+    }
+    assert!(
+        rule_errors > 4000,
+        "only {rule_errors} rule errors: the test would be weak"
+    );
+}

@@ -9,12 +9,13 @@
 //! redefinition) is skipped. Both passes collect every diagnostic (they never stop at the first)
 //! and never panic on any IR. The verifier runs only on chunks that parsed without
 //! errors (D-27, the driver's job). Modules of [`PARALLEL_MIN_OPS`] ops or more are verified on
-//! two threads ([`verify_two_threads`]: the rules run on every op beside the structure pass, and
-//! the rule diagnostics of tainted ops are dropped afterwards), with the same diagnostics in the
-//! same order.
+//! two threads ([`verify_two_threads`]: the rules run on every op beside the structure pass and
+//! then on both threads, and the rule diagnostics of tainted ops are dropped afterwards), with
+//! the same diagnostics in the same order.
 //!
 //! ## Structure (`structure`, codes E01xx; syntax.md §2, D-4)
-//! Built on a petgraph def-use graph over values and ops ([`structure::DefUseGraph`]).
+//! One walk over the regions with a scope stack (`structure::scopes`); the def-use graph over
+//! values and ops ([`structure::DefUseGraph`]) is built for tools and tests that want it.
 //! - A use must see its definition: defined textually before, in the same or an enclosing region;
 //!   function bodies are isolated; an op's results are invisible in its own regions; values of a
 //!   region are invisible after it — `undefined-value` (E0101) `use of undefined value '%x'`,
@@ -113,25 +114,31 @@ pub fn verify_one_thread(module: &Module, profile_of: &dyn Fn(OpId) -> Profile) 
 pub const PARALLEL_MIN_OPS: usize = 20_000;
 
 /// [`verify_module_with`] on two threads, same diagnostics in the same order: the rules run on
-/// every op on a scoped helper thread while the structure pass runs here; the rule diagnostics
-/// of the ops the structure pass tainted are then dropped. Running the rules on a tainted op is
-/// safe (they are total on any IR, `rules` module doc), only wasted.
+/// every op on a scoped helper thread while the structure pass runs here, and this thread
+/// takes its share of the rules once the structure pass is done (runs of ops claimed from a
+/// shared counter, put back in walk order); the rule diagnostics of the ops the structure pass
+/// tainted are then dropped. Running the rules on a tainted op is safe (they are total on any
+/// IR, `rules` module doc), only wasted.
 pub fn verify_two_threads(
     module: &Module,
     profile_of: &(dyn Fn(OpId) -> Profile + Sync),
 ) -> Vec<Diagnostic> {
-    let (mut diags, tainted, by_op) = std::thread::scope(|scope| {
-        let rules = scope.spawn(|| rules::check_by_op(module, profile_of));
+    let ops = module.walk();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (mut diags, tainted, mut runs) = std::thread::scope(|scope| {
+        let rules = scope.spawn(|| rules::check_shared(module, &ops, profile_of, &next));
         let mut diags = Vec::new();
         let tainted = structure::check_tainted(module, &mut diags);
+        let mut runs = rules::check_shared(module, &ops, profile_of, &next);
         // A panic in the rules is a bug either way; surface it as the sequential run would.
-        let by_op = match rules.join() {
-            Ok(by_op) => by_op,
+        match rules.join() {
+            Ok(theirs) => runs.extend(theirs),
             Err(panic) => std::panic::resume_unwind(panic),
-        };
-        (diags, tainted, by_op)
+        }
+        (diags, tainted, runs)
     });
-    for (op, found) in by_op {
+    runs.sort_unstable_by_key(|(k, _)| *k);
+    for (op, found) in runs.into_iter().flat_map(|(_, run)| run) {
         if !tainted.contains(&op) {
             diags.extend(found);
         }

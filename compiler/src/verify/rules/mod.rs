@@ -104,21 +104,39 @@ fn check_op(
     }
 }
 
-/// The rule diagnostics of every tcvt/vcvt (none skipped), grouped by op in walk order; ops
-/// without any are left out. `crate::verify::verify_two_threads` filters them by taint.
-pub fn check_by_op(
+/// One run of ops of [`check_shared`]: its index and the diagnostics of its ops that have any.
+pub type RuleRun = (usize, Vec<(OpId, Vec<Diagnostic>)>);
+
+/// Ops per unit of work of [`check_shared`].
+const SHARE_CHUNK: usize = 4096;
+
+/// The rule diagnostics of every tcvt/vcvt of `ops` (none skipped), shared between threads:
+/// each caller takes the next unclaimed run of [`SHARE_CHUNK`] ops (through `next`) until none
+/// is left, and returns its runs with their indices. The runs of all callers, sorted by index,
+/// hold the diagnostics grouped by op in the order of `ops` (ops without any left out);
+/// `crate::verify::verify_two_threads` filters them by taint.
+pub fn check_shared(
     module: &Module,
+    ops: &[OpId],
     profile_of: &(dyn Fn(OpId) -> Profile + Sync),
-) -> Vec<(OpId, Vec<Diagnostic>)> {
-    let mut out = Vec::new();
+    next: &std::sync::atomic::AtomicUsize,
+) -> Vec<RuleRun> {
+    let mut runs = Vec::new();
     let mut found = Vec::new();
-    for op in module.walk() {
-        check_op(module, op, profile_of, &mut found);
-        if !found.is_empty() {
-            out.push((op, std::mem::take(&mut found)));
+    loop {
+        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(run) = ops.chunks(SHARE_CHUNK).nth(k) else {
+            return runs;
+        };
+        let mut out = Vec::new();
+        for &op in run {
+            check_op(module, op, profile_of, &mut found);
+            if !found.is_empty() {
+                out.push((op, std::mem::take(&mut found)));
+            }
         }
+        runs.push((k, out));
     }
-    out
 }
 
 /// Builds a diagnostic with the error's code and default severity.
