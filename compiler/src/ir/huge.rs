@@ -37,3 +37,47 @@ pub fn advise_vec<T>(v: &Vec<T>) {
         }
     }
 }
+
+/// Consumed elements between two page releases of [`consume_releasing`].
+const RELEASE_STEP: usize = 1024;
+/// Release at least this many bytes at once (fewer system calls).
+const RELEASE_BYTES: usize = 1 << 20;
+/// The base page size releases are aligned to.
+const PAGE: usize = 4096;
+
+/// Moves every element of `v` into `each`, in order, giving the memory of the ones already
+/// moved back to the system as it goes (`MADV_DONTNEED` on whole pages of the consumed
+/// prefix): appending a large table to another then costs one copy of it at a time, not two.
+/// The remaining elements and the allocation itself are untouched; the allocation is freed at
+/// the end as usual.
+pub fn consume_releasing<T>(v: Vec<T>, mut each: impl FnMut(T)) {
+    let size = std::mem::size_of::<T>();
+    let base = v.as_ptr() as usize;
+    let mut released = base.div_ceil(PAGE) * PAGE;
+    for (k, x) in v.into_iter().enumerate() {
+        each(x);
+        let moved = k + 1;
+        if size == 0 || moved % RELEASE_STEP != 0 {
+            continue;
+        }
+        let done = (base + moved * size) / PAGE * PAGE;
+        #[cfg(target_os = "linux")]
+        if done >= released + RELEASE_BYTES {
+            // SAFETY: `released..done` is whole pages inside the vector's buffer that hold only
+            // elements the iterator has moved out: it never reads or drops them again, and the
+            // allocator's own header lies before `base`. MADV_DONTNEED on this private
+            // anonymous memory only discards the dead contents (they would read back as
+            // zeroes); the mapping stays valid until the buffer is freed.
+            unsafe {
+                libc::madvise(
+                    released as *mut libc::c_void,
+                    done - released,
+                    libc::MADV_DONTNEED,
+                );
+            }
+            released = done;
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = (done, &mut released);
+    }
+}

@@ -9,11 +9,12 @@
 //!
 //! - types the fragment added are interned in the fragment's order (a later type never refers
 //!   to an earlier-unseen one, so the numbering is the one a single parse gives);
-//! - the fragment's unresolved uses (`ValueDef::Unresolved`) are resolved by the caller against
-//!   the names the receiving module had at the join point: bound to an existing value, the
-//!   placeholder is dropped and its uses point at that value (a single parse creates no value
-//!   for a bound use); bound to a result group that is too short, it becomes
-//!   `ValueDef::BadResultNumber`; unbound, it stays;
+//! - the fragment's unbound uses are not values of it but [`Placeholder`]s (operands tagged
+//!   [`PLACEHOLDER`]), resolved by the caller against the names the receiving module had at the
+//!   join point: bound to an existing value, the use points at it and no value is made (a
+//!   single parse creates none for a bound use); bound to a result group that is too short, it
+//!   becomes a `ValueDef::BadResultNumber` value; unbound, a `ValueDef::Unresolved` one — both
+//!   placed among the fragment's values where the use occurred;
 //! - regions `0` (the fragment's module body, unused) and `stand_in` are not appended: the
 //!   stand-in's ops join the end of the receiving region `target`.
 //!
@@ -27,6 +28,19 @@ use super::{
 
 /// Fragments with at least this many ops append their op spans on another core.
 const PARALLEL_MIN: usize = 50_000;
+
+/// The tag of a fragment operand that is an unbound use: `PLACEHOLDER | k` is the `k`-th
+/// [`Placeholder`], not a value of the fragment (module ids stay below 2^31).
+pub const PLACEHOLDER: u32 = 1 << 31;
+
+/// A use the fragment could not bind: where it occurred (the fragment's value count then), its
+/// span (the name token) and its type (written, else the placeholder type).
+#[derive(Debug, Clone, Copy)]
+pub struct Placeholder {
+    pub at: u32,
+    pub span: Span,
+    pub ty: TypeId,
+}
 
 /// How the receiving module's names resolve an unresolved use of the fragment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +58,8 @@ struct Renumber {
     types_before: u32,
     types: Vec<TypeId>,
     values: Vec<ValueId>,
+    /// Receiving id of each placeholder, in order.
+    placeholders: Vec<ValueId>,
     op_base: u32,
     stand_in: RegionId,
     target: RegionId,
@@ -59,6 +75,10 @@ impl Renumber {
         }
     }
     fn value(&self, v: ValueId) -> ValueId {
+        if v.0 & PLACEHOLDER != 0 {
+            let k = (v.0 & !PLACEHOLDER) as usize;
+            return self.placeholders.get(k).copied().unwrap_or(v);
+        }
         self.values.get(v.0 as usize).copied().unwrap_or(v)
     }
     fn op(&self, o: OpId) -> OpId {
@@ -195,22 +215,26 @@ impl Renumber {
 
 impl Module {
     /// Appends `frag` (see the module doc): its types beyond the first `types_before`, its
-    /// values (unresolved ones through `resolve`, called once per such value in order with the
-    /// value and its span; it may fill in the name), ops and regions; the ops of region `stand_in` join the end of
-    /// `target`. Returns the receiving id of every fragment value (a dropped placeholder maps to
-    /// the value it resolved to).
+    /// values with its `placeholders` (operands `PLACEHOLDER | k`) between them where they
+    /// occurred — each resolved through `resolve` by its span, in order, and named by `name_of`
+    /// if it stays —, its ops and regions; the ops of region `stand_in` join the end of
+    /// `target`. Returns the receiving id of every fragment value.
+    #[allow(clippy::too_many_arguments)]
     pub fn append_fragment(
         &mut self,
         frag: Module,
+        placeholders: Vec<Placeholder>,
         types_before: u32,
         stand_in: RegionId,
         target: RegionId,
-        mut resolve: impl FnMut(&mut ValueData, Span) -> Resolution + Send,
+        mut resolve: impl FnMut(Span) -> Resolution + Send,
+        name_of: impl Fn(Span) -> String + Sync,
     ) -> Vec<ValueId> {
         let mut map = Renumber {
             types_before,
             types: Vec::new(),
             values: Vec::with_capacity(frag.values.len()),
+            placeholders: Vec::with_capacity(placeholders.len()),
             op_base: self.ops.len() as u32,
             stand_in,
             target,
@@ -240,50 +264,62 @@ impl Module {
         // The op spans need no renumbering: a large table of them is appended on another core
         // meanwhile (the copy and its page faults are most of a large join).
         let big = span_ops.len() >= PARALLEL_MIN;
-        let append_spans = move || dst_op_spans.extend(span_ops);
+        let append_spans = move || {
+            dst_op_spans.reserve(span_ops.len());
+            super::huge::consume_releasing(span_ops, |s| dst_op_spans.push(s));
+        };
         let map_ref = &mut map;
         let append_rest = || {
             let map = map_ref;
-            // Values first: the renumbering of every later table depends on which placeholders
-            // go. Each fragment table is consumed, and so freed, before the next one is
-            // appended: the peak holds one fragment table twice, not all of them.
-            let mut keep = Vec::with_capacity(values.len());
-            let mut next = dst_values.len() as u32;
+            // Values first, the fragment's own ones with its unbound uses between them where
+            // they occurred: a use bound here leaves no value, as in one parse.
             dst_values.reserve(values.len());
-            for (mut v, &span) in values.into_iter().zip(&span_values) {
-                if v.def == ValueDef::Unresolved {
-                    match resolve(&mut v, span) {
-                        Resolution::Value(to) => {
-                            map.values.push(to);
-                            keep.push(false);
-                            continue;
-                        }
-                        Resolution::BadResultNumber { op, index, count } => {
-                            v.def = ValueDef::BadResultNumber { op, index, count };
-                        }
-                        Resolution::Unresolved => {}
+            dst_value_spans.reserve(values.len());
+            let mut pending = placeholders.into_iter().peekable();
+            let mut place = |p: Placeholder,
+                             map: &mut Renumber,
+                             dst_values: &mut Vec<ValueData>,
+                             dst_value_spans: &mut Vec<Span>| {
+                let def = match resolve(p.span) {
+                    Resolution::Value(to) => {
+                        map.placeholders.push(to);
+                        return;
                     }
-                } else {
-                    // The fragment's own values: their defs name fragment ops and regions.
-                    map.def(&mut v.def);
+                    Resolution::BadResultNumber { op, index, count } => {
+                        ValueDef::BadResultNumber { op, index, count }
+                    }
+                    Resolution::Unresolved => ValueDef::Unresolved,
+                };
+                map.placeholders.push(ValueId(dst_values.len() as u32));
+                dst_values.push(ValueData {
+                    name: name_of(p.span),
+                    ty: map.ty(p.ty),
+                    def,
+                });
+                dst_value_spans.push(p.span);
+            };
+            let mut span_values = span_values.into_iter();
+            let mut j = 0;
+            super::huge::consume_releasing(values, |mut v| {
+                while let Some(p) = pending.next_if(|p| p.at as usize <= j) {
+                    place(p, map, dst_values, dst_value_spans);
                 }
+                // The fragment's own values: their defs name fragment ops and regions.
+                map.def(&mut v.def);
                 v.ty = map.ty(v.ty);
-                map.values.push(ValueId(next));
-                next += 1;
-                keep.push(true);
+                map.values.push(ValueId(dst_values.len() as u32));
                 dst_values.push(v);
+                dst_value_spans.push(span_values.next().unwrap_or_default());
+                j += 1;
+            });
+            for p in pending {
+                place(p, map, dst_values, dst_value_spans);
             }
-            dst_value_spans.extend(
-                span_values
-                    .into_iter()
-                    .zip(keep)
-                    .filter_map(|(s, k)| k.then_some(s)),
-            );
             dst_ops.reserve(ops.len());
-            for mut o in ops {
+            super::huge::consume_releasing(ops, |mut o| {
                 map.op_data(&mut o);
                 dst_ops.push(o);
-            }
+            });
         };
         if big {
             rayon::join(append_spans, append_rest);

@@ -572,26 +572,31 @@ impl<'s> Parser<'s> {
             Some(t) => t,
             None => self.any_type(),
         };
-        // A fragment's unbound use is usually bound at the join (`split`), where it is dropped:
-        // its name is read back from its span only if it stays.
-        let stored = if self.fragment.is_some() && def == ValueDef::Unresolved {
-            ""
-        } else {
-            name
-        };
-        self.m.add_value(stored, ty, def, span)
+        // A fragment's unbound use is usually bound at the join (`split`): no value yet.
+        if def == ValueDef::Unresolved {
+            if let Some(v) = self.placeholder(span, ty) {
+                return v;
+            }
+        }
+        self.m.add_value(name, ty, def, span)
     }
 
-    /// The name of value `v` as written (a fragment's unbound use keeps it only as its span).
+    /// The name of value `v` as written.
     fn value_name(&self, v: ValueId) -> &str {
-        match self.m.values.get(v.0 as usize) {
-            Some(d) if d.name.is_empty() => {
-                let span = self.m.spans.values.get(v.0 as usize).copied();
-                span.map_or("", |s| self.text(s))
-            }
-            Some(d) => &d.name,
-            None => "",
+        if let Some(p) = self.placeholder_ref(v) {
+            return self.text(p.span);
         }
+        self.m.values.get(v.0 as usize).map_or("", |d| &d.name)
+    }
+
+    /// Whether `v` is a use no definition was bound to.
+    fn is_unbound(&self, v: ValueId) -> bool {
+        self.placeholder_ref(v).is_some()
+            || self
+                .m
+                .values
+                .get(v.0 as usize)
+                .is_some_and(|d| d.def == ValueDef::Unresolved)
     }
 
     /// Byte offset just past the `close` matching the `open` at `from`, when the bracketed text

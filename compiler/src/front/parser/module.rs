@@ -181,7 +181,11 @@ impl<'s> Parser<'s> {
         // An unresolved use takes the written type.
         if let Some(&v) = parts.operands.get(i) {
             let any = self.any_ty;
-            if let Some(val) = self.m.values.get_mut(v.0 as usize) {
+            if let Some(p) = self.placeholder_mut(v) {
+                if Some(p.ty) == any {
+                    p.ty = ty.0;
+                }
+            } else if let Some(val) = self.m.values.get_mut(v.0 as usize) {
                 let unbound = matches!(
                     val.def,
                     crate::ir::ValueDef::Unresolved | crate::ir::ValueDef::BadResultNumber { .. }

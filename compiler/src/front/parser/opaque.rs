@@ -43,7 +43,7 @@ use super::stmt_prim::{expected_here, here, IRef, In, SEx};
 use super::Parser;
 use crate::diag::Span;
 use crate::front::lexer::{Tok, Token};
-use crate::ir::{OpKind, OpaqueItem, OpaqueOp, OpaqueTok, TokClass, TypeId, ValueDef};
+use crate::ir::{OpKind, OpaqueItem, OpaqueOp, OpaqueTok, TokClass, TypeId};
 
 type Ty = (TypeId, Span);
 
@@ -333,11 +333,7 @@ impl<'s> Parser<'s> {
     fn take_header_defs(&mut self, parts: &mut OpParts, def_like: &[bool], paren: &[bool]) -> u32 {
         let mut keep = Vec::with_capacity(parts.operands.len());
         for (k, &v) in parts.operands.iter().enumerate() {
-            let unresolved = self
-                .m
-                .values
-                .get(v.0 as usize)
-                .is_some_and(|d| matches!(d.def, ValueDef::Unresolved));
+            let unresolved = self.is_unbound(v);
             let name_ok = !self.value_name(v).contains('#');
             let def_like_k = def_like.get(k).copied().unwrap_or(false);
             let paren_k = paren.get(k).copied().unwrap_or(false);
@@ -362,7 +358,7 @@ impl<'s> Parser<'s> {
                 types.push(parts.operand_types.get(i).copied().flatten());
                 spans.push(span);
                 tspans.push(parts.spans.operand_types.get(i).copied().flatten());
-            } else if (v.0 as usize) < self.m.values.len() {
+            } else if self.placeholder_ref(v).is_some() || (v.0 as usize) < self.m.values.len() {
                 defs.push((self.value_name(v).to_string(), span));
                 k += 1;
             }

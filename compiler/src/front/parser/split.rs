@@ -43,8 +43,8 @@ use std::sync::Arc;
 use super::{alias::Aliases, Binding, Parser};
 use crate::diag::{Diagnostic, Span};
 use crate::front::lexer::{LexMode, TokenStream};
-use crate::ir::splice::Resolution;
-use crate::ir::{Module, OpId, RegionId, TypeTable, ValueData, ValueId};
+use crate::ir::splice::{Placeholder, Resolution, PLACEHOLDER};
+use crate::ir::{Module, OpId, RegionId, TypeId, TypeTable, ValueId};
 
 /// Chunks smaller than this are parsed on one thread (a thread and a join cost about what
 /// parsing 50 kB does).
@@ -92,6 +92,7 @@ pub(crate) struct Fragment {
     stmt_byte: usize,
     pos_offset: isize,
     last_tok: Option<usize>,
+    placeholders: Vec<Placeholder>,
 }
 
 /// Where the fragment will join, as the first half sees it.
@@ -152,6 +153,8 @@ pub(crate) struct FragmentLog {
     /// Set where the statements end (`note_fragment_end`).
     pos_offset: isize,
     last_tok: Option<usize>,
+    /// The unbound uses (operands `PLACEHOLDER | k`, `ir::splice`).
+    placeholders: Vec<Placeholder>,
 }
 
 /// The first line start at or after `from` (absolute) whose first non-blank byte may start a
@@ -225,6 +228,7 @@ pub(crate) fn parse_fragment(
         assumed_unbound: Vec::new(),
         pos_offset: 0,
         last_tok: None,
+        placeholders: Vec::new(),
     });
     let end = p.parse_fragment_body(body);
     p.sync_lex();
@@ -235,8 +239,8 @@ pub(crate) fn parse_fragment(
         .iter()
         .filter_map(|(n, b)| Some((name_at(chunk, base, n)?, *b)))
         .collect();
-    let (assumed_unbound, pos_offset, last_tok) = log
-        .map(|l| (l.assumed_unbound, l.pos_offset, l.last_tok))
+    let (assumed_unbound, pos_offset, last_tok, placeholders) = log
+        .map(|l| (l.assumed_unbound, l.pos_offset, l.last_tok, l.placeholders))
         .unwrap_or_default();
     let ctx = p.ctx.take();
     let stmt_byte = p.stmt_byte;
@@ -259,6 +263,7 @@ pub(crate) fn parse_fragment(
         stmt_byte,
         pos_offset,
         last_tok,
+        placeholders,
     }
 }
 
@@ -268,6 +273,34 @@ impl<'s> Parser<'s> {
         self.fragment
             .as_ref()
             .is_some_and(|f| f.cancel.load(Ordering::Relaxed))
+    }
+
+    /// In a fragment, records an unbound use at `span` and returns its tagged operand id.
+    pub(super) fn placeholder(&mut self, span: Span, ty: TypeId) -> Option<ValueId> {
+        let at = self.m.values.len() as u32;
+        let f = self.fragment.as_mut()?;
+        let k = u32::try_from(f.placeholders.len())
+            .ok()
+            .filter(|k| k & PLACEHOLDER == 0)?;
+        f.placeholders.push(Placeholder { at, span, ty });
+        Some(ValueId(PLACEHOLDER | k))
+    }
+
+    /// The placeholder `v` stands for, if it is one.
+    pub(super) fn placeholder_ref(&self, v: ValueId) -> Option<&Placeholder> {
+        if v.0 & PLACEHOLDER == 0 {
+            return None;
+        }
+        let f = self.fragment.as_ref()?;
+        f.placeholders.get((v.0 & !PLACEHOLDER) as usize)
+    }
+
+    pub(super) fn placeholder_mut(&mut self, v: ValueId) -> Option<&mut Placeholder> {
+        if v.0 & PLACEHOLDER == 0 {
+            return None;
+        }
+        let f = self.fragment.as_mut()?;
+        f.placeholders.get_mut((v.0 & !PLACEHOLDER) as usize)
     }
 
     /// Records where a fragment's statements stopped (token `i`): the cursor relative to it and
@@ -389,20 +422,16 @@ impl<'s> Parser<'s> {
         let names = &self.names;
         let src: &'s str = self.src;
         let base = self.base;
-        let resolve = |v: &mut ValueData, span: Span| -> Resolution {
-            // The fragment kept an unbound use's name as its span (`bind_use`).
-            let owned = std::mem::take(&mut v.name);
-            let name: &str = if owned.is_empty() {
-                src.get(span.start - base..span.end - base).unwrap_or("")
-            } else {
-                &owned
-            };
+        let text = |span: Span| src.get(span.start - base..span.end - base).unwrap_or("");
+        let resolve = |span: Span| -> Resolution {
+            // The same binding as `bind_use`, against the names in scope at the join.
+            let name = text(span);
             let (b, num) = match name.split_once('#') {
                 Some((b, n)) => (b, Some(n.parse::<u32>().unwrap_or(u32::MAX))),
                 None => (name, None),
             };
             let idx = num.unwrap_or(0);
-            let r = match names.get(b).copied() {
+            match names.get(b).copied() {
                 Some(Binding::Arg(a)) if idx == 0 => Resolution::Value(a),
                 Some(Binding::Group { first, count, .. }) if idx < count => {
                     Resolution::Value(ValueId(first.0 + idx))
@@ -413,16 +442,19 @@ impl<'s> Parser<'s> {
                     count,
                 },
                 _ => Resolution::Unresolved,
-            };
-            if !matches!(r, Resolution::Value(_)) {
-                v.name = name.to_string();
             }
-            r
         };
+        let name_of = |span: Span| text(span).to_string();
         let op_base = self.m.ops.len() as u32;
-        let values =
-            self.m
-                .append_fragment(frag.module, frag.types_before, STAND_IN, target, resolve);
+        let values = self.m.append_fragment(
+            frag.module,
+            frag.placeholders,
+            frag.types_before,
+            STAND_IN,
+            target,
+            resolve,
+            name_of,
+        );
         let value = |v: ValueId| values.get(v.0 as usize).copied().unwrap_or(v);
         for (r, b) in frag.names {
             let Some(n) = src.get(r.start - base..r.end - base) else {
