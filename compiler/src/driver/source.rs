@@ -170,9 +170,6 @@ impl SourceText {
     }
 }
 
-/// The release granularity. Where the kernel's pages are larger, `madvise` gets a range that
-/// memmap2 widens to whole pages, which may drop a page the pass is still reading: it is then
-/// read back from the file (a cost, never a wrong byte).
 /// Maps the pages of `from..to` of `map` in one call ([`SourceText::populate`]).
 fn populate_map_range(map: &memmap2::Mmap, from: usize, to: usize) {
     #[cfg(not(target_os = "linux"))]
@@ -203,6 +200,9 @@ fn release_map_range(map: &memmap2::Mmap, from: usize, to: usize) {
     }
 }
 
+/// The release granularity. Where the kernel's pages are larger, `madvise` gets a range that
+/// memmap2 widens to whole pages, which may drop a page the pass is still reading: it is then
+/// read back from the file (a cost, never a wrong byte).
 fn page_size() -> usize {
     4096
 }

@@ -34,12 +34,15 @@ const PARALLEL_MIN: usize = 50_000;
 pub const PLACEHOLDER: u32 = 1 << 31;
 
 /// A use the fragment could not bind: where it occurred (the fragment's value count then), its
-/// span (the name token) and its type (written, else the placeholder type).
+/// span (the name token), its type (written, else the placeholder type) and its name, as an
+/// index into the caller's table of the fragment's unbound names (the join resolves each name
+/// once and never reads the source text again).
 #[derive(Debug, Clone, Copy)]
 pub struct Placeholder {
     pub at: u32,
     pub span: Span,
     pub ty: TypeId,
+    pub name: u32,
 }
 
 /// How the receiving module's names resolve an unresolved use of the fragment.
@@ -216,8 +219,8 @@ impl Renumber {
 impl Module {
     /// Appends `frag` (see the module doc): its types beyond the first `types_before`, its
     /// values with its `placeholders` (operands `PLACEHOLDER | k`) between them where they
-    /// occurred — each resolved through `resolve` by its span, in order, and named by `name_of`
-    /// if it stays —, its ops and regions; the ops of region `stand_in` join the end of
+    /// occurred — each resolved through `resolve` by its name index, in order, and named by
+    /// `name_of` if it stays —, its ops and regions; the ops of region `stand_in` join the end of
     /// `target`. Returns the receiving id of every fragment value.
     #[allow(clippy::too_many_arguments)]
     pub fn append_fragment(
@@ -227,8 +230,8 @@ impl Module {
         types_before: u32,
         stand_in: RegionId,
         target: RegionId,
-        mut resolve: impl FnMut(Span) -> Resolution + Send,
-        name_of: impl Fn(Span) -> String + Sync,
+        mut resolve: impl FnMut(u32) -> Resolution + Send,
+        name_of: impl Fn(u32) -> String + Sync,
     ) -> Vec<ValueId> {
         let mut map = Renumber {
             types_before,
@@ -280,7 +283,7 @@ impl Module {
                              map: &mut Renumber,
                              dst_values: &mut Vec<ValueData>,
                              dst_value_spans: &mut Vec<Span>| {
-                let def = match resolve(p.span) {
+                let def = match resolve(p.name) {
                     Resolution::Value(to) => {
                         map.placeholders.push(to);
                         return;
@@ -292,7 +295,7 @@ impl Module {
                 };
                 map.placeholders.push(ValueId(dst_values.len() as u32));
                 dst_values.push(ValueData {
-                    name: name_of(p.span),
+                    name: name_of(p.name),
                     ty: map.ty(p.ty),
                     def,
                 });

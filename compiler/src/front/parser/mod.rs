@@ -574,7 +574,7 @@ impl<'s> Parser<'s> {
         };
         // A fragment's unbound use is usually bound at the join (`split`): no value yet.
         if def == ValueDef::Unresolved {
-            if let Some(v) = self.placeholder(span, ty) {
+            if let Some(v) = self.placeholder(name, span, ty) {
                 return v;
             }
         }
@@ -584,7 +584,7 @@ impl<'s> Parser<'s> {
     /// The name of value `v` as written.
     fn value_name(&self, v: ValueId) -> &str {
         if let Some(p) = self.placeholder_ref(v) {
-            return self.text(p.span);
+            return self.placeholder_name(p);
         }
         self.m.values.get(v.0 as usize).map_or("", |d| &d.name)
     }

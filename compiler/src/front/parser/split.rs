@@ -93,6 +93,7 @@ pub(crate) struct Fragment {
     pos_offset: isize,
     last_tok: Option<usize>,
     placeholders: Vec<Placeholder>,
+    unbound_names: Vec<String>,
 }
 
 /// Where the fragment will join, as the first half sees it.
@@ -153,8 +154,10 @@ pub(crate) struct FragmentLog {
     /// Set where the statements end (`note_fragment_end`).
     pos_offset: isize,
     last_tok: Option<usize>,
-    /// The unbound uses (operands `PLACEHOLDER | k`, `ir::splice`).
+    /// The unbound uses (operands `PLACEHOLDER | k`, `ir::splice`) and their distinct names.
     placeholders: Vec<Placeholder>,
+    unbound_names: Vec<String>,
+    unbound_ids: rustc_hash::FxHashMap<String, u32>,
 }
 
 /// The first line start at or after `from` (absolute) whose first non-blank byte may start a
@@ -229,6 +232,8 @@ pub(crate) fn parse_fragment(
         pos_offset: 0,
         last_tok: None,
         placeholders: Vec::new(),
+        unbound_names: Vec::new(),
+        unbound_ids: Default::default(),
     });
     let end = p.parse_fragment_body(body);
     p.sync_lex();
@@ -239,8 +244,24 @@ pub(crate) fn parse_fragment(
         .iter()
         .filter_map(|(n, b)| Some((name_at(chunk, base, n)?, *b)))
         .collect();
-    let (assumed_unbound, pos_offset, last_tok, placeholders) = log
-        .map(|l| (l.assumed_unbound, l.pos_offset, l.last_tok, l.placeholders))
+    let (assumed_unbound, pos_offset, last_tok, placeholders, unbound_names) = log
+        .map(|l| {
+            let FragmentLog {
+                assumed_unbound,
+                pos_offset,
+                last_tok,
+                placeholders,
+                unbound_names,
+                ..
+            } = l;
+            (
+                assumed_unbound,
+                pos_offset,
+                last_tok,
+                placeholders,
+                unbound_names,
+            )
+        })
         .unwrap_or_default();
     let ctx = p.ctx.take();
     let stmt_byte = p.stmt_byte;
@@ -264,6 +285,7 @@ pub(crate) fn parse_fragment(
         pos_offset,
         last_tok,
         placeholders,
+        unbound_names,
     }
 }
 
@@ -276,14 +298,31 @@ impl<'s> Parser<'s> {
     }
 
     /// In a fragment, records an unbound use at `span` and returns its tagged operand id.
-    pub(super) fn placeholder(&mut self, span: Span, ty: TypeId) -> Option<ValueId> {
+    pub(super) fn placeholder(&mut self, name: &str, span: Span, ty: TypeId) -> Option<ValueId> {
         let at = self.m.values.len() as u32;
         let f = self.fragment.as_mut()?;
         let k = u32::try_from(f.placeholders.len())
             .ok()
             .filter(|k| k & PLACEHOLDER == 0)?;
-        f.placeholders.push(Placeholder { at, span, ty });
+        let name = match f.unbound_ids.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = f.unbound_names.len() as u32;
+                f.unbound_names.push(name.to_string());
+                f.unbound_ids.insert(name.to_string(), id);
+                id
+            }
+        };
+        f.placeholders.push(Placeholder { at, span, ty, name });
         Some(ValueId(PLACEHOLDER | k))
+    }
+
+    /// The name of placeholder `p`.
+    pub(super) fn placeholder_name(&self, p: &Placeholder) -> &str {
+        self.fragment
+            .as_ref()
+            .and_then(|f| f.unbound_names.get(p.name as usize))
+            .map_or("", String::as_str)
     }
 
     /// The placeholder `v` stands for, if it is one.
@@ -422,16 +461,20 @@ impl<'s> Parser<'s> {
         let names = &self.names;
         let src: &'s str = self.src;
         let base = self.base;
-        let text = |span: Span| src.get(span.start - base..span.end - base).unwrap_or("");
-        let resolve = |span: Span| -> Resolution {
-            // The same binding as `bind_use`, against the names in scope at the join.
-            let name = text(span);
+        let unbound = &frag.unbound_names;
+        // Each distinct name is bound once, as `bind_use` would bind it here.
+        let mut resolved: Vec<Option<Resolution>> = vec![None; unbound.len()];
+        let resolve = |k: u32| -> Resolution {
+            if let Some(Some(r)) = resolved.get(k as usize) {
+                return *r;
+            }
+            let name = unbound.get(k as usize).map_or("", String::as_str);
             let (b, num) = match name.split_once('#') {
                 Some((b, n)) => (b, Some(n.parse::<u32>().unwrap_or(u32::MAX))),
                 None => (name, None),
             };
             let idx = num.unwrap_or(0);
-            match names.get(b).copied() {
+            let r = match names.get(b).copied() {
                 Some(Binding::Arg(a)) if idx == 0 => Resolution::Value(a),
                 Some(Binding::Group { first, count, .. }) if idx < count => {
                     Resolution::Value(ValueId(first.0 + idx))
@@ -442,9 +485,13 @@ impl<'s> Parser<'s> {
                     count,
                 },
                 _ => Resolution::Unresolved,
+            };
+            if let Some(slot) = resolved.get_mut(k as usize) {
+                *slot = Some(r);
             }
+            r
         };
-        let name_of = |span: Span| text(span).to_string();
+        let name_of = |k: u32| unbound.get(k as usize).cloned().unwrap_or_default();
         let op_base = self.m.ops.len() as u32;
         let values = self.m.append_fragment(
             frag.module,
@@ -478,6 +525,11 @@ impl<'s> Parser<'s> {
         self.stmt_byte = frag.stmt_byte;
         self.stmt_start = i;
         self.pos = i.saturating_add_signed(frag.pos_offset);
+        // Nothing before the fragment's end is read again: its pages go back now (what the first
+        // half mapped ahead of itself and the helper's last window would stay mapped otherwise).
+        if let Some(consumed) = self.consumed {
+            consumed(frag.end);
+        }
         // The window forgets what it read from the split point on and resumes at the end;
         // the token before it becomes the fragment's last one, as in one parse.
         let mut buf = self.buf.borrow_mut();
