@@ -55,6 +55,7 @@ use rustc_hash::FxBuildHasher;
 use crate::diag::{Diagnostic, Span};
 use crate::front::error::ParseError;
 use crate::front::lexer::{Tok, Token, TokenStream};
+use crate::ir::splice::Resolution;
 use crate::ir::{Module, OpId, Type, TypeId, ValueDef, ValueId};
 
 /// Errors after which a chunk stops parsing (syntax.md §8.2).
@@ -551,22 +552,12 @@ impl<'s> Parser<'s> {
 
     /// Binds a use of `name` (possibly `%r#N`) to the latest definition in the function.
     fn bind_use(&mut self, name: &'s str, span: Span, ty: Option<TypeId>) -> ValueId {
-        let (base, num) = match name.split_once('#') {
-            Some((b, n)) => (b, Some(n.parse::<u32>().unwrap_or(u32::MAX))),
-            None => (name, None),
-        };
-        let idx = num.unwrap_or(0);
-        let def = match self.names.get(base).copied() {
-            Some(Binding::Arg(v)) if idx == 0 => return v,
-            Some(Binding::Group { first, count, .. }) if idx < count => {
-                return ValueId(first.0 + idx)
+        let def = match resolve_name(&self.names, name) {
+            Resolution::Value(v) => return v,
+            Resolution::BadResultNumber { op, index, count } => {
+                ValueDef::BadResultNumber { op, index, count }
             }
-            Some(Binding::Group { count, op, .. }) => ValueDef::BadResultNumber {
-                op,
-                index: idx,
-                count,
-            },
-            _ => ValueDef::Unresolved,
+            Resolution::Unresolved => ValueDef::Unresolved,
         };
         let ty = match ty {
             Some(t) => t,
@@ -632,6 +623,32 @@ impl<'s> Parser<'s> {
 
     fn define_arg(&mut self, name: &'s str, v: ValueId) {
         self.names.insert(name, Binding::Arg(v));
+    }
+}
+
+/// What a use of `name` (possibly `%r#N`) denotes under the bindings `names`: the latest
+/// definition of its base name, a result number past that group's end, or nothing. The one
+/// binding rule of `bind_use` and of the two-thread parse's join (`split`).
+fn resolve_name<S: std::hash::BuildHasher>(
+    names: &HashMap<&str, Binding, S>,
+    name: &str,
+) -> Resolution {
+    let (base, num) = match name.split_once('#') {
+        Some((b, n)) => (b, Some(n.parse::<u32>().unwrap_or(u32::MAX))),
+        None => (name, None),
+    };
+    let idx = num.unwrap_or(0);
+    match names.get(base).copied() {
+        Some(Binding::Arg(v)) if idx == 0 => Resolution::Value(v),
+        Some(Binding::Group { first, count, .. }) if idx < count => {
+            Resolution::Value(ValueId(first.0 + idx))
+        }
+        Some(Binding::Group { count, op, .. }) => Resolution::BadResultNumber {
+            op,
+            index: idx,
+            count,
+        },
+        _ => Resolution::Unresolved,
     }
 }
 

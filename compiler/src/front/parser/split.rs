@@ -46,8 +46,9 @@ use crate::front::lexer::{LexMode, TokenStream};
 use crate::ir::splice::{Placeholder, Resolution, PLACEHOLDER};
 use crate::ir::{Module, OpId, RegionId, TypeId, TypeTable, ValueId};
 
-/// Chunks smaller than this are parsed on one thread (a thread and a join cost about what
-/// parsing 50 kB does).
+/// Chunks smaller than this are parsed on one thread: the two-thread parse was measured only on
+/// the 16 and 32 MB benchmark files (docs/performance.md); below a few MiB a thread, a copied
+/// type table and a join are a larger share of the work for a gain of a few milliseconds.
 pub(crate) const SPLIT_MIN_BYTES: usize = 4 << 20;
 
 /// The fragment releases the input behind it in steps of this many bytes.
@@ -79,7 +80,7 @@ pub(crate) struct Fragment {
     /// The helper stopped (50 errors, or told to) or its grammar failed: not joinable.
     incomplete: bool,
     lex_errs: Vec<usize>,
-    /// The bindings at the fragment's end, in an order that replays its definitions.
+    /// The bindings at the fragment's end (distinct names, so their order does not matter).
     names: Vec<(NameAt, Binding)>,
     /// Names whose being unbound changed how a statement was read.
     assumed_unbound: Vec<String>,
@@ -366,14 +367,13 @@ impl<'s> Parser<'s> {
     /// On entering a function body (the cursor at its first token `at`): hands the helper the
     /// second half when the chunk is large enough (see the module doc).
     pub(super) fn offer_split(&mut self, at: usize) {
-        let Some(link) = &mut self.split else { return };
-        if link.offered || self.errors > 0 || self.stopped {
-            return;
-        }
+        let forced = match &self.split {
+            Some(link) if !link.offered && self.errors == 0 && !self.stopped => link.forced,
+            _ => return,
+        };
         let from = self.span_at(at).start;
         let end = self.base + self.src.len();
-        let Some(link) = &mut self.split else { return };
-        let start = match link.forced {
+        let start = match forced {
             Some(f) if f > from => Some(f),
             Some(_) => None,
             None if end - from >= SPLIT_MIN_BYTES => {
@@ -382,7 +382,6 @@ impl<'s> Parser<'s> {
             None => None,
         };
         let Some(start) = start else { return };
-        link.offered = true;
         let mut aliases = self.aliases.clone();
         // Uses waiting for a later location alias stay the first half's to check.
         aliases.deferred.clear();
@@ -394,15 +393,16 @@ impl<'s> Parser<'s> {
             module_depth: self.module_depth,
             strict_ops: self.strict_ops,
         };
+        let pending = Pending {
+            start,
+            depth: self.depth,
+            module_depth: self.module_depth,
+        };
         let Some(link) = &mut self.split else { return };
-        let sent = link.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
-        link.jobs = None;
-        if sent {
-            link.pending = Some(Pending {
-                start,
-                depth: self.depth,
-                module_depth: self.module_depth,
-            });
+        link.offered = true;
+        // One job per chunk: the sender goes with it.
+        if link.jobs.take().is_some_and(|j| j.send(job).is_ok()) {
+            link.pending = Some(pending);
         }
     }
 
@@ -469,23 +469,7 @@ impl<'s> Parser<'s> {
                 return *r;
             }
             let name = unbound.get(k as usize).map_or("", String::as_str);
-            let (b, num) = match name.split_once('#') {
-                Some((b, n)) => (b, Some(n.parse::<u32>().unwrap_or(u32::MAX))),
-                None => (name, None),
-            };
-            let idx = num.unwrap_or(0);
-            let r = match names.get(b).copied() {
-                Some(Binding::Arg(a)) if idx == 0 => Resolution::Value(a),
-                Some(Binding::Group { first, count, .. }) if idx < count => {
-                    Resolution::Value(ValueId(first.0 + idx))
-                }
-                Some(Binding::Group { count, op, .. }) => Resolution::BadResultNumber {
-                    op,
-                    index: idx,
-                    count,
-                },
-                _ => Resolution::Unresolved,
-            };
+            let r = super::resolve_name(names, name);
             if let Some(slot) = resolved.get_mut(k as usize) {
                 *slot = Some(r);
             }
@@ -533,9 +517,7 @@ impl<'s> Parser<'s> {
         // The window forgets what it read from the split point on and resumes at the end;
         // the token before it becomes the fragment's last one, as in one parse.
         let mut buf = self.buf.borrow_mut();
-        let keep = i.saturating_sub(buf.base_idx).min(buf.toks.len());
-        buf.toks.truncate(keep);
-        buf.lex_queue.clear();
+        let keep = buf.forget_from(i);
         if let Some(last) = frag.last_tok {
             let mut one = TokenStream::starting_at(src, base, LexMode::Mlir, last - base);
             if let (Some((t, None)), Some(slot)) = (one.next_token(), keep.checked_sub(1)) {

@@ -66,8 +66,7 @@ pub(super) fn fragment<'s>(body: RegionId) -> Boxed<'s, 's, In<'s>, Option<usize
         st.note_fragment_end(i);
         // The rest of the chunk is not the fragment's: end the input here, unread.
         let mut buf = st.buf.borrow_mut();
-        let keep = i.saturating_sub(buf.base_idx).min(buf.toks.len());
-        buf.toks.truncate(keep);
+        buf.forget_from(i);
         buf.stream = None;
         Ok(end)
     })

@@ -172,6 +172,16 @@ impl<'s> TokBuf<'s> {
         }
     }
 
+    /// Forgets the buffered tokens from absolute index `i` on, and lexical errors not yet
+    /// reported (the two-thread parse then moves the stream elsewhere, `split`). Returns how many
+    /// tokens stay buffered.
+    pub(crate) fn forget_from(&mut self, i: usize) -> usize {
+        let keep = i.saturating_sub(self.base_idx).min(self.toks.len());
+        self.toks.truncate(keep);
+        self.lex_queue.clear();
+        keep
+    }
+
     /// Span of the token at `i`, or the empty span at end of input.
     pub(crate) fn span_at(&mut self, i: usize) -> Span {
         let eof = self.eof;
