@@ -4,6 +4,7 @@
 //! early-exit evaluation of the second.
 
 use super::ops::{Arity, Op, BINARY, UNARY};
+use super::solve::kforms;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -124,6 +125,18 @@ pub fn catalog() -> Vec<u32> {
     v
 }
 
+/// The catalog of the full run (`PTOC_NAN_STEP_FULL=1`): the catalog plus every sign and
+/// exponent with mantissa 0, 0x400000 or 0x7FFFFF (every binade edge, infinity and quiet NaN).
+pub fn full_catalog() -> Vec<u32> {
+    let mut v = catalog();
+    for se in 0..512u32 {
+        v.extend([se << 23, (se << 23) | 0x40_0000, (se << 23) | 0x7F_FFFF]);
+    }
+    let mut seen = std::collections::HashSet::new();
+    v.retain(|c| seen.insert(*c));
+    v
+}
+
 /// Where an operand comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Src {
@@ -211,10 +224,12 @@ pub struct Problem {
     /// Per lane: `[x, p, lsb]`.
     lane: Vec<[u32; 3]>,
     pub base: Vec<(Src, Vec<u32>)>,
+    /// `window` per target × completion, per lane (length 0: the lane does not count).
+    wins: Vec<Vec<(u32, u32)>>,
 }
 
 /// Alive bits: 6 completions per target.
-const NMODES: u32 = 6;
+pub const NMODES: u32 = 6;
 
 impl Problem {
     pub fn new(xs: Vec<u32>, targets: Vec<Target>, consts: &[u32]) -> Problem {
@@ -231,12 +246,22 @@ impl Problem {
             .map(|i| (Src::Pool(i), pools.iter().map(|p| p[i]).collect()))
             .collect();
         base.extend(consts.iter().map(|&k| (Src::Const(k), vec![k; xs.len()])));
-        Problem {
+        let mut p = Problem {
             xs,
             targets,
             lane,
             base,
+            wins: Vec::new(),
+        };
+        for t in 0..p.targets.len() {
+            for mode in 0..NMODES as usize {
+                let w = (0..p.xs.len())
+                    .map(|i| p.window_of(t, mode, i).unwrap_or((0, 0)))
+                    .collect();
+                p.wins.push(w);
+            }
         }
+        p
     }
 
     fn all_alive(&self) -> u32 {
@@ -274,9 +299,41 @@ impl Problem {
         ok
     }
 
+    /// The values v that completion `mode` turns into the wanted output on lane i of target t, as
+    /// a modular interval `[start, start + len)`; `None` when the lane does not count.
+    #[inline(always)]
+    pub fn window(&self, t: usize, mode: usize, i: usize) -> Option<(u32, u32)> {
+        let w = self.wins[t * NMODES as usize + mode][i];
+        (w.1 != 0).then_some(w)
+    }
+
+    /// The windows of target t under completion `mode`, per lane (length 0: not counted).
+    pub fn wins_of(&self, t: usize, mode: usize) -> &[(u32, u32)] {
+        &self.wins[t * NMODES as usize + mode]
+    }
+
+    fn window_of(&self, t: usize, mode: usize, i: usize) -> Option<(u32, u32)> {
+        let tg = &self.targets[t];
+        if !tg.care[i] {
+            return None;
+        }
+        let w = tg.want[i];
+        let [_, p, lsb] = self.lane[i];
+        Some(match mode {
+            0 => (w, 1),
+            1 => (w, 0x1_0000),
+            // RNE at bit 16 with ties to even: an even w takes both ties, an odd one neither.
+            2 if w & 0x1_0000 == 0 => (w.wrapping_sub(0x8000), 0x1_0001),
+            2 => (w.wrapping_sub(0x7FFF), 0xFFFF),
+            3 => (w.wrapping_sub(p), 0x1_0000),
+            4 => (w.wrapping_sub(lsb), 0x1_0000),
+            _ => (w.wrapping_sub(0x7FFF), 0x1_0000),
+        })
+    }
+
     /// Alive bits after every lane (early exit when none is left).
     #[inline(always)]
-    fn check(&self, f: impl Fn(usize) -> u32) -> u32 {
+    pub fn check(&self, f: impl Fn(usize) -> u32) -> u32 {
         let mut alive = self.all_alive();
         for i in 0..self.xs.len() {
             alive &= self.lane_ok(i, f(i), alive);
@@ -314,12 +371,14 @@ pub struct Found {
 pub struct Stats {
     /// Instructions g1 enumerated (before deduplication).
     pub g1_programs: u64,
-    /// Distinct g1 vectors that are not already a base operand: lane-varying / lane-uniform.
+    /// Distinct lane-varying g1 vectors that are not a base operand; g1 that gave a constant.
     pub g1_varying: u64,
     pub g1_uniform: u64,
     /// Second instructions evaluated (each against every completion and target).
     pub g2_candidates: u64,
     pub found: Vec<Found>,
+    /// (lane-varying a, constant form, target, completion) systems solved for every 32-bit K.
+    pub k_systems: u64,
     /// Solutions per target (all of them are counted; `found` keeps the first few per target).
     pub per_target: Vec<u64>,
 }
@@ -327,10 +386,10 @@ pub struct Stats {
 const KEEP: usize = 64;
 
 fn record(stats: &mut Vec<Found>, counts: &mut [u64], alive: u32, g1: Insn, g2: Insn) {
-    for t in 0..counts.len() {
+    for (t, count) in counts.iter_mut().enumerate() {
         for m in 0..NMODES as usize {
             if alive >> (t * NMODES as usize + m) & 1 != 0 {
-                counts[t] += 1;
+                *count += 1;
                 if stats.iter().filter(|f| f.target == t).count() < KEEP {
                     stats.push(Found {
                         program: Program { g1, g2, mode: m },
@@ -349,14 +408,14 @@ const NOP_G1: Insn = Insn {
     d: Src::Pool(0),
 };
 
-/// The first instructions: every op over the base operands (immediates over `imm`), deduplicated
-/// by their vector on the test vector. Returns the lane-varying and lane-uniform survivors, and
-/// checks each one (and each base operand) as a program of its own.
-#[allow(clippy::type_complexity)]
-fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> (Vec<(Insn, Vec<u32>)>, Vec<(Insn, u32)>) {
+/// The first instructions: every op over the base operands with at least one lane-varying
+/// operand (immediates over `imm`), deduplicated by their vector on the test vector. Returns the
+/// lane-varying survivors, and checks each one (and each base operand) as a program of its own.
+/// An instruction on constants alone gives a constant: a program that uses it is one instruction
+/// with a constant operand, which the any-K pass covers.
+fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> Vec<(Insn, Vec<u32>)> {
     let n = p.xs.len();
     let mut varying: HashMap<Vec<u32>, Insn> = HashMap::new();
-    let mut uniform: HashMap<u32, Insn> = HashMap::new();
     let base_set: std::collections::HashSet<&Vec<u32>> = p.base.iter().map(|b| &b.1).collect();
     // Zero instructions: a base operand is the result.
     for (s, v) in &p.base {
@@ -376,8 +435,9 @@ fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> (Vec<(Insn, Vec<u32>)>, 
             return;
         }
         if v.iter().all(|&e| e == v[0]) {
-            uniform.entry(v[0]).or_insert(insn);
-        } else if !varying.contains_key(&v) {
+            stats.g1_uniform += 1;
+        } else if let std::collections::hash_map::Entry::Vacant(slot) = varying.entry(v) {
+            let v = slot.key();
             let alive = p.check(|i| v[i]);
             if alive != 0 {
                 let g2 = Insn {
@@ -387,157 +447,166 @@ fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> (Vec<(Insn, Vec<u32>)>, 
                 };
                 record(&mut stats.found, &mut stats.per_target, alive, insn, g2);
             }
-            varying.insert(v, insn);
+            slot.insert(insn);
         }
     };
     for (cs, cv) in &p.base {
         let cu = matches!(cs, Src::Const(_));
-        for &op in UNARY.iter().chain(imm) {
-            // An op on a constant is a constant: kept as a derived constant.
-            let v: Vec<u32> = if cu {
-                vec![op.eval(cv[0], 0); n]
-            } else {
-                cv.iter().map(|&c| op.eval(c, 0)).collect()
-            };
-            add(Insn { op, c: *cs, d: *cs }, v, stats);
+        if !cu {
+            for &op in UNARY.iter().chain(imm) {
+                let v: Vec<u32> = cv.iter().map(|&c| op.eval(c, 0)).collect();
+                add(Insn { op, c: *cs, d: *cs }, v, stats);
+            }
         }
         for (ds, dv) in &p.base {
+            if cu && matches!(ds, Src::Const(_)) {
+                continue;
+            }
             for op in BINARY {
-                let v: Vec<u32> = if cu && matches!(ds, Src::Const(_)) {
-                    vec![op.eval(cv[0], dv[0]); n]
-                } else {
-                    (0..n).map(|i| op.eval(cv[i], dv[i])).collect()
-                };
+                let v: Vec<u32> = (0..n).map(|i| op.eval(cv[i], dv[i])).collect();
                 add(Insn { op, c: *cs, d: *ds }, v, stats);
             }
         }
     }
     stats.g1_varying = varying.len() as u64;
-    stats.g1_uniform = uniform.len() as u64;
     let mut varying: Vec<(Insn, Vec<u32>)> = varying.into_iter().map(|(v, i)| (i, v)).collect();
     varying.sort_by_key(|(i, _)| format!("{i:?}"));
-    let mut uniform: Vec<(Insn, u32)> = uniform.into_iter().map(|(k, i)| (i, k)).collect();
-    uniform.sort_by_key(|&(_, k)| k);
-    (varying, uniform)
+    varying
 }
 
-/// The search: every g1 over the base operands, then every g2 that reads g1 (g2's other operand
-/// from the base operands or g1 itself). `imm` lists the immediate ops of both instructions.
-pub fn search(p: &Problem, imm: &[Op]) -> Stats {
-    let mut stats = Stats {
-        per_target: vec![0; p.targets.len()],
-        ..Stats::default()
-    };
-    let (varying, uniform) = first(p, imm, &mut stats);
-    let count = AtomicU64::new(0);
-    let nt = p.targets.len();
-    // g1 varies over the lanes: g2 is any op on it.
-    let (found, counts) = varying
-        .par_iter()
-        .fold(
-            || (Vec::new(), vec![0u64; nt]),
-            |(mut found, mut counts), (g1, a)| {
-                let mut local = 0u64;
-                let g1src = Src::G1;
-                for &op in UNARY.iter().chain(imm) {
-                    local += 1;
-                    let alive = p.check(|i| op.eval(a[i], 0));
-                    if alive != 0 {
-                        let g2 = Insn {
-                            op,
-                            c: g1src,
-                            d: g1src,
-                        };
-                        record(&mut found, &mut counts, alive, *g1, g2);
-                    }
-                }
-                let others = p.base.iter().map(|(s, v)| (*s, v)).chain([(g1src, a)]);
-                for (s, b) in others {
-                    for op in BINARY {
-                        let orders: &[bool] = if op.commutes() || s == g1src {
-                            &[false]
-                        } else {
-                            &[false, true]
-                        };
-                        for &swap in orders {
-                            local += 1;
-                            let alive = if swap {
-                                p.check(|i| op.eval(b[i], a[i]))
-                            } else {
-                                p.check(|i| op.eval(a[i], b[i]))
-                            };
-                            if alive != 0 {
-                                let (c, d) = if swap { (s, g1src) } else { (g1src, s) };
-                                record(&mut found, &mut counts, alive, *g1, Insn { op, c, d });
-                            }
-                        }
-                    }
-                }
-                count.fetch_add(local, Ordering::Relaxed);
-                (found, counts)
-            },
-        )
-        .reduce(
-            || (Vec::new(), vec![0u64; nt]),
-            |(mut f1, mut c1), (f2, c2)| {
-                f1.extend(f2);
-                for (a, b) in c1.iter_mut().zip(c2) {
-                    *a += b;
-                }
-                (f1, c1)
-            },
-        );
-    stats.found.extend(found);
+type Partial = (Vec<Found>, Vec<u64>);
+
+fn merge(nt: usize) -> impl Fn(Partial, Partial) -> Partial + Sync + Send {
+    move |(mut f1, mut c1), (f2, c2)| {
+        f1.extend(f2);
+        c1.resize(nt, 0);
+        for (a, b) in c1.iter_mut().zip(c2) {
+            *a += b;
+        }
+        (f1, c1)
+    }
+}
+
+fn absorb(stats: &mut Stats, (found, counts): Partial) {
+    for f in found {
+        if stats.found.iter().filter(|g| g.target == f.target).count() < KEEP {
+            stats.found.push(f);
+        }
+    }
     for (a, b) in stats.per_target.iter_mut().zip(counts) {
         *a += b;
     }
-    // g1 is a (derived) constant k: g2 must combine it with a lane-varying base operand.
-    let varying_base: Vec<(Src, &Vec<u32>)> = p
+}
+
+/// The search. g1: every op over the base operands (immediates over `imm`). g2 reads g1: a
+/// one-operand op, an immediate op that a register constant cannot replace (the shifts and
+/// SFPDIVP2 ADD), a two-operand op with a pool value or g1 itself, or a two-operand op with any
+/// 32-bit constant (solved, `solve.rs`; this also covers one-instruction programs `op(pool, K)`).
+/// When g1 is an SFPSWAP, g2 may also combine its two results.
+pub fn search(p: &Problem, imm: &[Op]) -> Stats {
+    let nt = p.targets.len();
+    let mut stats = Stats {
+        per_target: vec![0; nt],
+        ..Stats::default()
+    };
+    let varying = first(p, imm, &mut stats);
+    let count = AtomicU64::new(0);
+    let imm2: Vec<Op> = imm
+        .iter()
+        .copied()
+        .filter(|op| matches!(op, Op::ShftImm(_) | Op::ShftImmArith(_) | Op::DivP2Add(_)))
+        .collect();
+    let pool_ops: Vec<(Src, &Vec<u32>)> = p
         .base
         .iter()
         .filter(|(s, _)| matches!(s, Src::Pool(_)))
         .map(|(s, v)| (*s, v))
         .collect();
-    let (found, counts) = uniform
+    let zero = || (Vec::new(), vec![0u64; nt]);
+    // g2 on g1 with no constant.
+    let part = varying
         .par_iter()
-        .fold(
-            || (Vec::new(), vec![0u64; nt]),
-            |(mut found, mut counts), &(g1, k)| {
-                let mut local = 0u64;
-                for &(s, b) in &varying_base {
-                    for op in BINARY {
-                        for swap in [false, true] {
-                            local += 1;
-                            let alive = if swap {
-                                p.check(|i| op.eval(b[i], k))
-                            } else {
-                                p.check(|i| op.eval(k, b[i]))
-                            };
-                            if alive != 0 {
-                                let (c, d) = if swap { (s, Src::G1) } else { (Src::G1, s) };
-                                record(&mut found, &mut counts, alive, g1, Insn { op, c, d });
-                            }
+        .fold(zero, |(mut found, mut counts), (g1, a)| {
+            let mut local = 0u64;
+            let g1src = Src::G1;
+            for &op in UNARY.iter().chain(&imm2) {
+                local += 1;
+                let alive = p.check(|i| op.eval(a[i], 0));
+                if alive != 0 {
+                    let g2 = Insn {
+                        op,
+                        c: g1src,
+                        d: g1src,
+                    };
+                    record(&mut found, &mut counts, alive, *g1, g2);
+                }
+            }
+            for &(s, b) in pool_ops.iter().chain([&(g1src, a)]) {
+                for op in BINARY {
+                    let orders: &[bool] = if op.commutes() || s == g1src {
+                        &[false]
+                    } else {
+                        &[false, true]
+                    };
+                    for &swap in orders {
+                        local += 1;
+                        let alive = if swap {
+                            p.check(|i| op.eval(b[i], a[i]))
+                        } else {
+                            p.check(|i| op.eval(a[i], b[i]))
+                        };
+                        if alive != 0 {
+                            let (c, d) = if swap { (s, g1src) } else { (g1src, s) };
+                            record(&mut found, &mut counts, alive, *g1, Insn { op, c, d });
                         }
                     }
                 }
-                count.fetch_add(local, Ordering::Relaxed);
-                (found, counts)
-            },
-        )
-        .reduce(
-            || (Vec::new(), vec![0u64; nt]),
-            |(mut f1, mut c1), (f2, c2)| {
-                f1.extend(f2);
-                for (a, b) in c1.iter_mut().zip(c2) {
-                    *a += b;
+            }
+            count.fetch_add(local, Ordering::Relaxed);
+            (found, counts)
+        })
+        .reduce(zero, merge(nt));
+    absorb(&mut stats, part);
+    // g2 = op(a, K) or op(K, a) for every 32-bit K; a = g1, or a pool value (one instruction).
+    let sources: Vec<(Insn, &Vec<u32>)> = pool_ops
+        .iter()
+        .map(|&(s, v)| {
+            (
+                Insn {
+                    op: Op::Mov,
+                    c: s,
+                    d: s,
+                },
+                v,
+            )
+        })
+        .chain(varying.iter().map(|(g, v)| (*g, v)))
+        .collect();
+    let forms = kforms();
+    let part = sources
+        .par_iter()
+        .fold(zero, |(mut found, mut counts), &(g1, a)| {
+            for &form in &forms {
+                for t in 0..nt {
+                    for mode in 0..NMODES as usize {
+                        if let Some(k) = p.solve(t, mode, a, form) {
+                            let (c, d) = if form.k_first {
+                                (Src::Const(k), Src::G1)
+                            } else {
+                                (Src::G1, Src::Const(k))
+                            };
+                            let g2 = Insn { op: form.op, c, d };
+                            let alive = 1 << (t * NMODES as usize + mode);
+                            record(&mut found, &mut counts, alive, g1, g2);
+                        }
+                    }
                 }
-                (f1, c1)
-            },
-        );
-    stats.found.extend(found);
-    for (a, b) in stats.per_target.iter_mut().zip(counts) {
-        *a += b;
-    }
+            }
+            (found, counts)
+        })
+        .reduce(zero, merge(nt));
+    stats.k_systems = (sources.len() * forms.len() * nt * NMODES as usize) as u64;
+    absorb(&mut stats, part);
     // g1 is an SFPSWAP, which writes the min and the max: g2 may combine the two.
     let nb = p.base.len();
     let pairs: Vec<(usize, usize)> = (0..nb)
@@ -546,57 +615,42 @@ pub fn search(p: &Problem, imm: &[Op]) -> Stats {
             matches!(p.base[i].0, Src::Pool(_)) || matches!(p.base[j].0, Src::Pool(_))
         })
         .collect();
-    let (found, counts) = pairs
+    let part = pairs
         .par_iter()
-        .fold(
-            || (Vec::new(), vec![0u64; nt]),
-            |(mut found, mut counts), &(i, j)| {
-                let (cs, cv) = (&p.base[i].0, &p.base[i].1);
-                let (ds, dv) = (&p.base[j].0, &p.base[j].1);
-                let mn: Vec<u32> = (0..cv.len()).map(|l| Op::Min.eval(cv[l], dv[l])).collect();
-                let mx: Vec<u32> = (0..cv.len()).map(|l| Op::Max.eval(cv[l], dv[l])).collect();
-                let g1 = Insn {
-                    op: Op::Min,
-                    c: *cs,
-                    d: *ds,
-                };
-                let mut local = 0u64;
-                for op in BINARY {
-                    for swap in [false, true] {
-                        local += 1;
-                        let alive = if swap {
-                            p.check(|l| op.eval(mx[l], mn[l]))
+        .fold(zero, |(mut found, mut counts), &(i, j)| {
+            let (cs, cv) = (&p.base[i].0, &p.base[i].1);
+            let (ds, dv) = (&p.base[j].0, &p.base[j].1);
+            let mn: Vec<u32> = (0..cv.len()).map(|l| Op::Min.eval(cv[l], dv[l])).collect();
+            let mx: Vec<u32> = (0..cv.len()).map(|l| Op::Max.eval(cv[l], dv[l])).collect();
+            let g1 = Insn {
+                op: Op::Min,
+                c: *cs,
+                d: *ds,
+            };
+            let mut local = 0u64;
+            for op in BINARY {
+                for swap in [false, true] {
+                    local += 1;
+                    let alive = if swap {
+                        p.check(|l| op.eval(mx[l], mn[l]))
+                    } else {
+                        p.check(|l| op.eval(mn[l], mx[l]))
+                    };
+                    if alive != 0 {
+                        let (c, d) = if swap {
+                            (Src::G1Other, Src::G1)
                         } else {
-                            p.check(|l| op.eval(mn[l], mx[l]))
+                            (Src::G1, Src::G1Other)
                         };
-                        if alive != 0 {
-                            let (c, d) = if swap {
-                                (Src::G1Other, Src::G1)
-                            } else {
-                                (Src::G1, Src::G1Other)
-                            };
-                            record(&mut found, &mut counts, alive, g1, Insn { op, c, d });
-                        }
+                        record(&mut found, &mut counts, alive, g1, Insn { op, c, d });
                     }
                 }
-                count.fetch_add(local, Ordering::Relaxed);
-                (found, counts)
-            },
-        )
-        .reduce(
-            || (Vec::new(), vec![0u64; nt]),
-            |(mut f1, mut c1), (f2, c2)| {
-                f1.extend(f2);
-                for (a, b) in c1.iter_mut().zip(c2) {
-                    *a += b;
-                }
-                (f1, c1)
-            },
-        );
-    stats.found.extend(found);
-    for (a, b) in stats.per_target.iter_mut().zip(counts) {
-        *a += b;
-    }
+            }
+            count.fetch_add(local, Ordering::Relaxed);
+            (found, counts)
+        })
+        .reduce(zero, merge(nt));
+    absorb(&mut stats, part);
     stats.g2_candidates = count.into_inner();
     stats
 }
