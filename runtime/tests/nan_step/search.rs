@@ -6,7 +6,6 @@
 use super::ops::{Arity, Op, BINARY, UNARY};
 use super::solve::kforms;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const MASK: u32 = 0xFFFF_0000;
@@ -125,12 +124,13 @@ pub fn catalog() -> Vec<u32> {
     v
 }
 
-/// The catalog of the full run (`PTOC_NAN_STEP_FULL=1`): the catalog plus every sign and
-/// exponent with mantissa 0, 0x400000 or 0x7FFFFF (every binade edge, infinity and quiet NaN).
+/// The catalog of the full run (`PTOC_NAN_STEP_FULL=1`): the catalog, every constant with a zero
+/// low half (every bf16 pattern: each sign, exponent and 7-bit mantissa) and every constant below
+/// 0x10000 (the low-half masks and offsets).
 pub fn full_catalog() -> Vec<u32> {
     let mut v = catalog();
-    for se in 0..512u32 {
-        v.extend([se << 23, (se << 23) | 0x40_0000, (se << 23) | 0x7F_FFFF]);
+    for h in 0..0x1_0000u32 {
+        v.extend([h << 16, h]);
     }
     let mut seen = std::collections::HashSet::new();
     v.retain(|c| seen.insert(*c));
@@ -223,7 +223,10 @@ pub struct Problem {
     pub targets: Vec<Target>,
     /// Per lane: `[x, p, lsb]`.
     lane: Vec<[u32; 3]>,
-    pub base: Vec<(Src, Vec<u32>)>,
+    /// The pool values per lane, in `POOL_NAMES` order.
+    pub pool: Vec<Vec<u32>>,
+    /// The register constants g1 may read.
+    pub consts: Vec<u32>,
     /// `window` per target × completion, per lane (length 0: the lane does not count).
     wins: Vec<Vec<(u32, u32)>>,
 }
@@ -242,15 +245,15 @@ impl Problem {
             })
             .collect();
         let pools: Vec<[u32; 10]> = xs.iter().map(|&x| pool(x)).collect();
-        let mut base: Vec<(Src, Vec<u32>)> = (0..10)
-            .map(|i| (Src::Pool(i), pools.iter().map(|p| p[i]).collect()))
+        let pool = (0..10)
+            .map(|i| pools.iter().map(|p| p[i]).collect())
             .collect();
-        base.extend(consts.iter().map(|&k| (Src::Const(k), vec![k; xs.len()])));
         let mut p = Problem {
             xs,
             targets,
             lane,
-            base,
+            pool,
+            consts: consts.to_vec(),
             wins: Vec::new(),
         };
         for t in 0..p.targets.len() {
@@ -305,6 +308,23 @@ impl Problem {
     pub fn window(&self, t: usize, mode: usize, i: usize) -> Option<(u32, u32)> {
         let w = self.wins[t * NMODES as usize + mode][i];
         (w.1 != 0).then_some(w)
+    }
+
+    /// Operand `s` (not g1) on lane i.
+    #[inline(always)]
+    pub fn src_at(&self, s: Src, i: usize) -> u32 {
+        match s {
+            Src::Pool(k) => self.pool[k][i],
+            Src::Const(k) => k,
+            Src::G1 | Src::G1Other => unreachable!("g1 reads the pool and constants"),
+        }
+    }
+
+    /// The vector of a first instruction.
+    pub fn vector(&self, g: &Insn) -> Vec<u32> {
+        (0..self.xs.len())
+            .map(|i| g.op.eval(self.src_at(g.c, i), self.src_at(g.d, i)))
+            .collect()
     }
 
     /// The windows of target t under completion `mode`, per lane (length 0: not counted).
@@ -408,70 +428,102 @@ const NOP_G1: Insn = Insn {
     d: Src::Pool(0),
 };
 
-/// The first instructions: every op over the base operands with at least one lane-varying
-/// operand (immediates over `imm`), deduplicated by their vector on the test vector. Returns the
-/// lane-varying survivors, and checks each one (and each base operand) as a program of its own.
-/// An instruction on constants alone gives a constant: a program that uses it is one instruction
-/// with a constant operand, which the any-K pass covers.
-fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> Vec<(Insn, Vec<u32>)> {
-    let n = p.xs.len();
-    let mut varying: HashMap<Vec<u32>, Insn> = HashMap::new();
-    let base_set: std::collections::HashSet<&Vec<u32>> = p.base.iter().map(|b| &b.1).collect();
-    // Zero instructions: a base operand is the result.
-    for (s, v) in &p.base {
-        let alive = p.check(|i| v[i]);
-        if alive != 0 {
-            let g2 = Insn {
-                op: Op::Mov,
-                c: *s,
-                d: *s,
+/// The first instructions, by index without storing them: one-operand and immediate ops on a
+/// pool value, then two-operand ops with at least one pool operand (the other a pool value or a
+/// constant). An instruction on constants alone gives a constant; a program that uses it is one
+/// instruction with a constant operand, which the any-K pass covers.
+struct FirstSpace<'a> {
+    ops1: Vec<Op>,
+    p: &'a Problem,
+}
+
+impl FirstSpace<'_> {
+    fn len(&self) -> usize {
+        let (np, nc) = (self.p.pool.len(), self.p.consts.len());
+        np * self.ops1.len() + (np * (np + nc) + nc * np) * BINARY.len()
+    }
+
+    fn at(&self, mut i: usize) -> Insn {
+        let (np, nc) = (self.p.pool.len(), self.p.consts.len());
+        let src = |k: usize| {
+            if k < np {
+                Src::Pool(k)
+            } else {
+                Src::Const(self.p.consts[k - np])
+            }
+        };
+        let n1 = np * self.ops1.len();
+        if i < n1 {
+            let c = Src::Pool(i / self.ops1.len());
+            return Insn {
+                op: self.ops1[i % self.ops1.len()],
+                c,
+                d: c,
             };
-            record(&mut stats.found, &mut stats.per_target, alive, NOP_G1, g2);
         }
+        i -= n1;
+        let op = BINARY[i % BINARY.len()];
+        i /= BINARY.len();
+        let (c, d) = if i < np * (np + nc) {
+            (src(i / (np + nc)), src(i % (np + nc)))
+        } else {
+            i -= np * (np + nc);
+            (src(np + i / np), src(i % np))
+        };
+        Insn { op, c, d }
     }
-    let mut add = |insn: Insn, v: Vec<u32>, stats: &mut Stats| {
-        stats.g1_programs += 1;
-        if base_set.contains(&v) {
-            return;
-        }
-        if v.iter().all(|&e| e == v[0]) {
-            stats.g1_uniform += 1;
-        } else if let std::collections::hash_map::Entry::Vacant(slot) = varying.entry(v) {
-            let v = slot.key();
-            let alive = p.check(|i| v[i]);
-            if alive != 0 {
-                let g2 = Insn {
-                    op: Op::Mov,
-                    c: Src::G1,
-                    d: Src::G1,
-                };
-                record(&mut stats.found, &mut stats.per_target, alive, insn, g2);
-            }
-            slot.insert(insn);
-        }
+}
+
+fn hash(v: &[u32]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    v.hash(&mut h);
+    h.finish()
+}
+
+/// The distinct lane-varying first instructions: every one in `FirstSpace` whose vector on the
+/// test vector is not constant, not a pool value, and not the vector of an earlier one (by hash,
+/// then compared exactly, so a hash collision never drops a vector).
+fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> Vec<Insn> {
+    let space = FirstSpace {
+        ops1: UNARY.iter().chain(imm).copied().collect(),
+        p,
     };
-    for (cs, cv) in &p.base {
-        let cu = matches!(cs, Src::Const(_));
-        if !cu {
-            for &op in UNARY.iter().chain(imm) {
-                let v: Vec<u32> = cv.iter().map(|&c| op.eval(c, 0)).collect();
-                add(Insn { op, c: *cs, d: *cs }, v, stats);
+    let pool_set: std::collections::HashSet<&Vec<u32>> = p.pool.iter().collect();
+    let uniform = AtomicU64::new(0);
+    let mut keyed: Vec<(u64, u32)> = (0..space.len())
+        .into_par_iter()
+        .filter_map(|i| {
+            let v = p.vector(&space.at(i));
+            if v.iter().all(|&e| e == v[0]) {
+                uniform.fetch_add(1, Ordering::Relaxed);
+                None
+            } else if pool_set.contains(&v) {
+                None
+            } else {
+                Some((hash(&v), i as u32))
             }
-        }
-        for (ds, dv) in &p.base {
-            if cu && matches!(ds, Src::Const(_)) {
-                continue;
+        })
+        .collect();
+    keyed.par_sort_unstable();
+    let reps: Vec<Insn> = keyed
+        .par_chunk_by(|a, b| a.0 == b.0)
+        .flat_map_iter(|group| {
+            let mut reps: Vec<(Insn, Vec<u32>)> = Vec::new();
+            for &(_, i) in group {
+                let g = space.at(i as usize);
+                let v = p.vector(&g);
+                if !reps.iter().any(|(_, r)| *r == v) {
+                    reps.push((g, v));
+                }
             }
-            for op in BINARY {
-                let v: Vec<u32> = (0..n).map(|i| op.eval(cv[i], dv[i])).collect();
-                add(Insn { op, c: *cs, d: *ds }, v, stats);
-            }
-        }
-    }
-    stats.g1_varying = varying.len() as u64;
-    let mut varying: Vec<(Insn, Vec<u32>)> = varying.into_iter().map(|(v, i)| (i, v)).collect();
-    varying.sort_by_key(|(i, _)| format!("{i:?}"));
-    varying
+            reps.into_iter().map(|(g, _)| g)
+        })
+        .collect();
+    stats.g1_programs = space.len() as u64;
+    stats.g1_uniform = uniform.into_inner();
+    stats.g1_varying = reps.len() as u64;
+    reps
 }
 
 type Partial = (Vec<Found>, Vec<u64>);
@@ -498,134 +550,159 @@ fn absorb(stats: &mut Stats, (found, counts): Partial) {
     }
 }
 
-/// The search. g1: every op over the base operands (immediates over `imm`). g2 reads g1: a
-/// one-operand op, an immediate op that a register constant cannot replace (the shifts and
-/// SFPDIVP2 ADD), a two-operand op with a pool value or g1 itself, or a two-operand op with any
-/// 32-bit constant (solved, `solve.rs`; this also covers one-instruction programs `op(pool, K)`).
-/// When g1 is an SFPSWAP, g2 may also combine its two results.
+/// Every g2 on one lane-varying a (g1's vector, or a pool value when `with_g2` is false: then
+/// only the constant forms, as one-instruction programs). Returns the candidates evaluated.
+fn second(p: &Problem, g1: Insn, a: &[u32], imm2: &[Op], with_g2: bool, out: &mut Partial) -> u64 {
+    let (found, counts) = out;
+    let mut local = 0u64;
+    let g1src = Src::G1;
+    let nt = p.targets.len();
+    if with_g2 {
+        // g1 alone.
+        let alive = p.check(|i| a[i]);
+        if alive != 0 {
+            let g2 = Insn {
+                op: Op::Mov,
+                c: g1src,
+                d: g1src,
+            };
+            record(found, counts, alive, g1, g2);
+        }
+        for &op in UNARY.iter().chain(imm2) {
+            local += 1;
+            let alive = p.check(|i| op.eval(a[i], 0));
+            if alive != 0 {
+                let g2 = Insn {
+                    op,
+                    c: g1src,
+                    d: g1src,
+                };
+                record(found, counts, alive, g1, g2);
+            }
+        }
+        let others = (0..p.pool.len()).map(|k| (Src::Pool(k), &p.pool[k][..]));
+        for (s, b) in others.chain([(g1src, a)]) {
+            for op in BINARY {
+                let orders: &[bool] = if op.commutes() || s == g1src {
+                    &[false]
+                } else {
+                    &[false, true]
+                };
+                for &swap in orders {
+                    local += 1;
+                    let alive = if swap {
+                        p.check(|i| op.eval(b[i], a[i]))
+                    } else {
+                        p.check(|i| op.eval(a[i], b[i]))
+                    };
+                    if alive != 0 {
+                        let (c, d) = if swap { (s, g1src) } else { (g1src, s) };
+                        record(found, counts, alive, g1, Insn { op, c, d });
+                    }
+                }
+            }
+        }
+    }
+    // op(a, K) or op(K, a) for every 32-bit K.
+    for form in kforms() {
+        for t in 0..nt {
+            for mode in 0..NMODES as usize {
+                if let Some(k) = p.solve(t, mode, a, form) {
+                    let (c, d) = if form.k_first {
+                        (Src::Const(k), g1src)
+                    } else {
+                        (g1src, Src::Const(k))
+                    };
+                    let g2 = Insn { op: form.op, c, d };
+                    record(found, counts, 1 << (t * NMODES as usize + mode), g1, g2);
+                }
+            }
+        }
+    }
+    local
+}
+
+/// The search. g1: every op over the pool and the constants (immediates over `imm`). g2 reads
+/// g1: a one-operand op, an immediate op that a register constant cannot replace (the shifts
+/// and SFPDIVP2 ADD), a two-operand op with a pool value or g1 itself, or a two-operand op with
+/// any 32-bit constant (solved, `solve.rs`; this also covers one-instruction programs
+/// `op(pool, K)`). When g1 is an SFPSWAP, g2 may also combine its two results.
 pub fn search(p: &Problem, imm: &[Op]) -> Stats {
     let nt = p.targets.len();
     let mut stats = Stats {
         per_target: vec![0; nt],
         ..Stats::default()
     };
-    let varying = first(p, imm, &mut stats);
+    // Zero instructions: a pool value is the result.
+    for (k, v) in p.pool.iter().enumerate() {
+        let alive = p.check(|i| v[i]);
+        if alive != 0 {
+            let s = Src::Pool(k);
+            let g2 = Insn {
+                op: Op::Mov,
+                c: s,
+                d: s,
+            };
+            record(&mut stats.found, &mut stats.per_target, alive, NOP_G1, g2);
+        }
+    }
+    let reps = first(p, imm, &mut stats);
     let count = AtomicU64::new(0);
     let imm2: Vec<Op> = imm
         .iter()
         .copied()
         .filter(|op| matches!(op, Op::ShftImm(_) | Op::ShftImmArith(_) | Op::DivP2Add(_)))
         .collect();
-    let pool_ops: Vec<(Src, &Vec<u32>)> = p
-        .base
-        .iter()
-        .filter(|(s, _)| matches!(s, Src::Pool(_)))
-        .map(|(s, v)| (*s, v))
-        .collect();
     let zero = || (Vec::new(), vec![0u64; nt]);
-    // g2 on g1 with no constant.
-    let part = varying
+    let part = reps
         .par_iter()
-        .fold(zero, |(mut found, mut counts), (g1, a)| {
-            let mut local = 0u64;
-            let g1src = Src::G1;
-            for &op in UNARY.iter().chain(&imm2) {
-                local += 1;
-                let alive = p.check(|i| op.eval(a[i], 0));
-                if alive != 0 {
-                    let g2 = Insn {
-                        op,
-                        c: g1src,
-                        d: g1src,
-                    };
-                    record(&mut found, &mut counts, alive, *g1, g2);
-                }
-            }
-            for &(s, b) in pool_ops.iter().chain([&(g1src, a)]) {
-                for op in BINARY {
-                    let orders: &[bool] = if op.commutes() || s == g1src {
-                        &[false]
-                    } else {
-                        &[false, true]
-                    };
-                    for &swap in orders {
-                        local += 1;
-                        let alive = if swap {
-                            p.check(|i| op.eval(b[i], a[i]))
-                        } else {
-                            p.check(|i| op.eval(a[i], b[i]))
-                        };
-                        if alive != 0 {
-                            let (c, d) = if swap { (s, g1src) } else { (g1src, s) };
-                            record(&mut found, &mut counts, alive, *g1, Insn { op, c, d });
-                        }
-                    }
-                }
-            }
-            count.fetch_add(local, Ordering::Relaxed);
-            (found, counts)
+        .fold(zero, |mut out, g1| {
+            let a = p.vector(g1);
+            count.fetch_add(second(p, *g1, &a, &imm2, true, &mut out), Ordering::Relaxed);
+            out
         })
         .reduce(zero, merge(nt));
     absorb(&mut stats, part);
-    // g2 = op(a, K) or op(K, a) for every 32-bit K; a = g1, or a pool value (one instruction).
-    let sources: Vec<(Insn, &Vec<u32>)> = pool_ops
-        .iter()
-        .map(|&(s, v)| {
-            (
-                Insn {
-                    op: Op::Mov,
-                    c: s,
-                    d: s,
-                },
-                v,
-            )
-        })
-        .chain(varying.iter().map(|(g, v)| (*g, v)))
-        .collect();
-    let forms = kforms();
-    let part = sources
-        .par_iter()
-        .fold(zero, |(mut found, mut counts), &(g1, a)| {
-            for &form in &forms {
-                for t in 0..nt {
-                    for mode in 0..NMODES as usize {
-                        if let Some(k) = p.solve(t, mode, a, form) {
-                            let (c, d) = if form.k_first {
-                                (Src::Const(k), Src::G1)
-                            } else {
-                                (Src::G1, Src::Const(k))
-                            };
-                            let g2 = Insn { op: form.op, c, d };
-                            let alive = 1 << (t * NMODES as usize + mode);
-                            record(&mut found, &mut counts, alive, g1, g2);
-                        }
-                    }
-                }
-            }
-            (found, counts)
-        })
-        .reduce(zero, merge(nt));
-    stats.k_systems = (sources.len() * forms.len() * nt * NMODES as usize) as u64;
-    absorb(&mut stats, part);
+    let mut out = zero();
+    for (k, a) in p.pool.iter().enumerate() {
+        let s = Src::Pool(k);
+        let g1 = Insn {
+            op: Op::Mov,
+            c: s,
+            d: s,
+        };
+        second(p, g1, a, &imm2, false, &mut out);
+    }
+    absorb(&mut stats, out);
+    stats.k_systems = ((reps.len() + p.pool.len()) * kforms().len() * nt * NMODES as usize) as u64;
     // g1 is an SFPSWAP, which writes the min and the max: g2 may combine the two.
-    let nb = p.base.len();
-    let pairs: Vec<(usize, usize)> = (0..nb)
-        .flat_map(|i| (i + 1..nb).map(move |j| (i, j)))
-        .filter(|&(i, j)| {
-            matches!(p.base[i].0, Src::Pool(_)) || matches!(p.base[j].0, Src::Pool(_))
+    let (np, nc) = (p.pool.len(), p.consts.len());
+    let pairs: Vec<(Src, Src)> = (0..np)
+        .flat_map(|i| {
+            (i + 1..np)
+                .map(Src::Pool)
+                .chain(p.consts.iter().map(|&k| Src::Const(k)))
+                .map(move |d| (Src::Pool(i), d))
         })
         .collect();
+    debug_assert_eq!(pairs.len(), np * (np - 1) / 2 + np * nc);
     let part = pairs
         .par_iter()
-        .fold(zero, |(mut found, mut counts), &(i, j)| {
-            let (cs, cv) = (&p.base[i].0, &p.base[i].1);
-            let (ds, dv) = (&p.base[j].0, &p.base[j].1);
-            let mn: Vec<u32> = (0..cv.len()).map(|l| Op::Min.eval(cv[l], dv[l])).collect();
-            let mx: Vec<u32> = (0..cv.len()).map(|l| Op::Max.eval(cv[l], dv[l])).collect();
+        .fold(zero, |(mut found, mut counts), &(cs, ds)| {
+            let mn = p.vector(&Insn {
+                op: Op::Min,
+                c: cs,
+                d: ds,
+            });
+            let mx = p.vector(&Insn {
+                op: Op::Max,
+                c: cs,
+                d: ds,
+            });
             let g1 = Insn {
                 op: Op::Min,
-                c: *cs,
-                d: *ds,
+                c: cs,
+                d: ds,
             };
             let mut local = 0u64;
             for op in BINARY {
