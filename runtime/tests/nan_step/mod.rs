@@ -1,0 +1,7 @@
+//! The two-instruction NaN-step enumeration of `tensix_bf16_nan_step`: scalar models of the
+//! Simple-unit instructions (`ops`), the search over programs built from them (`search`), and the solver for a
+//! last instruction with an arbitrary register constant (`solve`).
+
+pub mod ops;
+pub mod search;
+pub mod solve;
