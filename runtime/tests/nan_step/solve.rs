@@ -247,29 +247,42 @@ impl Problem {
     }
 
     fn solve_bits(&self, t: usize, mode: usize, a: &[u32], form: KForm) -> Option<u32> {
-        // The K bits that reach some lane's result (the others are left 0).
-        let relevant = match (form.op, form.k_first) {
-            (Op::Xor, _) => !0,
-            (Op::And | Op::Or, _) => a
-                .iter()
-                .fold(0, |r, &ai| r | (form.eval(ai, !0) ^ form.eval(ai, 0))),
-            (Op::ShftReg | Op::ShftRegArith, _) => a.iter().fold(0, |r, &ai| {
-                let amt = ai as i32;
-                r | if amt >= 0 {
-                    !0 >> (amt & 31)
-                } else {
-                    !0 << (amt.wrapping_neg() & 31)
-                }
-            }),
-            // The field instructions: which K bits they copy does not depend on a.
-            _ => (0..32).fold(0, |r, b| {
-                r | u32::from(form.eval(0, 1 << b) != form.eval(0, 0)) << b
-            }),
-        };
         let wins = &self.wins_of(t, mode)[..a.len()];
-        let mut nodes = 0u64;
-        dfs(a, wins, form, 0, relevant, &mut nodes)
+        // The first lanes alone (the test vector's hardest ones) reject most systems: no K there
+        // means no K on every lane.
+        if a.len() > 2 * PREFILTER {
+            bits_on(&a[..PREFILTER], &wins[..PREFILTER], form)?;
+        }
+        bits_on(a, wins, form)
     }
+}
+
+/// Lanes of the prefilter of `solve_bits`.
+const PREFILTER: usize = 10;
+
+/// A K for the bit-copying form on the lanes `a` with windows `wins`.
+fn bits_on(a: &[u32], wins: &[(u32, u32)], form: KForm) -> Option<u32> {
+    // The K bits that reach some lane's result (the others are left 0).
+    let relevant = match (form.op, form.k_first) {
+        (Op::Xor, _) => !0,
+        (Op::And | Op::Or, _) => a
+            .iter()
+            .fold(0, |r, &ai| r | (form.eval(ai, !0) ^ form.eval(ai, 0))),
+        (Op::ShftReg | Op::ShftRegArith, _) => a.iter().fold(0, |r, &ai| {
+            let amt = ai as i32;
+            r | if amt >= 0 {
+                !0 >> (amt & 31)
+            } else {
+                !0 << (amt.wrapping_neg() & 31)
+            }
+        }),
+        // The field instructions: which K bits they copy does not depend on a.
+        _ => (0..32).fold(0, |r, b| {
+            r | u32::from(form.eval(0, 1 << b) != form.eval(0, 0)) << b
+        }),
+    };
+    let mut nodes = 0u64;
+    dfs(a, wins, form, 0, relevant, &mut nodes)
 }
 
 /// Lane verdict for the reachable interval `[lo, hi]` against the window pieces.
