@@ -591,7 +591,7 @@ fn no_mad_shift_or_stochrnd_value_lets_two_simple_instructions_fix_the_nan_lanes
     let limit: usize = std::env::var("PTOC_NAN_STEP_W")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(if full { 300 } else { 32 });
+        .unwrap_or(if full { 300 } else { 100 });
     let want: Vec<u32> = xs.iter().map(|&x| rne(&c, x)).collect();
     let exact = Target {
         want,
@@ -644,7 +644,7 @@ fn no_mad_shift_or_stochrnd_value_lets_two_simple_instructions_fix_the_nan_lanes
             per_family(&mut pick.iter().map(|(w, _)| w))
         );
         let vecs: Vec<Vec<u32>> = pick.iter().map(|(_, v)| v.clone()).collect();
-        let per_w = widen::search_all(&base_p, &vecs, &imm, &base);
+        let per_w = widen::search_all(&base_p, &vecs, &imm, &base, full);
         let mut total = WStats::default();
         for s in &per_w {
             total.add(s.clone());
@@ -659,6 +659,15 @@ fn no_mad_shift_or_stochrnd_value_lets_two_simple_instructions_fix_the_nan_lanes
             total.per_target[0],
             t1.elapsed().as_secs_f64()
         );
+        let mut slow: Vec<(f64, &W)> = per_w
+            .iter()
+            .zip(&pick)
+            .map(|(s, (w, _))| (s.secs, w))
+            .collect();
+        slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (t, w) in slow.iter().take(3) {
+            eprintln!("  slowest: {} ({t:.2} s)", w.text());
+        }
         for (s, (w, _)) in per_w.iter().zip(&pick) {
             if let Some(f) = s.found.first() {
                 let prog = f.program;

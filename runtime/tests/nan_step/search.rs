@@ -365,6 +365,31 @@ impl Problem {
         })
     }
 
+    /// Whether the lanes with equal `a` (adjacent in `order`, the lanes sorted by a) have
+    /// windows of target t under completion `mode` that meet pairwise with the group's first
+    /// counted lane: necessary for any v that is a function of a.
+    pub fn consistent(&self, t: usize, mode: usize, a: &[u32], order: &[u32]) -> bool {
+        let meet = |(s1, l1): (u32, u32), (s2, l2): (u32, u32)| {
+            s2.wrapping_sub(s1) < l1 || s1.wrapping_sub(s2) < l2
+        };
+        let mut rep: Option<(u32, (u32, u32))> = None;
+        for &i in order {
+            let i = i as usize;
+            let Some(w) = self.window(t, mode, i) else {
+                continue;
+            };
+            match rep {
+                Some((ar, wr)) if ar == a[i] => {
+                    if !meet(wr, w) {
+                        return false;
+                    }
+                }
+                _ => rep = Some((a[i], w)),
+            }
+        }
+        true
+    }
+
     /// Alive bits after every lane (early exit when none is left).
     #[inline(always)]
     pub fn check(&self, f: impl Fn(usize) -> u32) -> u32 {
@@ -624,10 +649,17 @@ pub fn second(
             }
         }
     }
-    // op(a, K) or op(K, a) for every 32-bit K.
+    // op(a, K) or op(K, a) for every 32-bit K. Lanes with equal a get equal v whatever the form
+    // and K, so their windows must meet (`consistent`, a necessary condition checked first).
+    let mut order: Vec<u32> = (0..a.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| a[i as usize]);
+    let live: Vec<(usize, usize)> = (0..nt)
+        .flat_map(|t| (0..NMODES as usize).map(move |m| (t, m)))
+        .filter(|&(t, m)| p.consistent(t, m, a, &order))
+        .collect();
     for form in kforms() {
-        for t in 0..nt {
-            for mode in 0..NMODES as usize {
+        for &(t, mode) in &live {
+            {
                 if let Some(k) = p.solve(t, mode, a, form) {
                     let (c, d) = if form.k_first {
                         (Src::Const(k), g1src)

@@ -282,7 +282,7 @@ fn bits_on(a: &[u32], wins: &[(u32, u32)], form: KForm) -> Option<u32> {
         }),
     };
     let mut nodes = 0u64;
-    dfs(a, wins, form, 0, relevant, &mut nodes)
+    dfs(a, wins, form, 0, relevant, &mut nodes, &mut 0)
 }
 
 /// Lane verdict for the reachable interval `[lo, hi]` against the window pieces.
@@ -308,24 +308,37 @@ fn dfs(
     known: u32,
     unknown: u32,
     nodes: &mut u64,
+    hot: &mut usize,
 ) -> Option<u32> {
     *nodes += 1;
     assert!(
         *nodes < NODE_BUDGET,
         "{form:?}: the bit search did not converge"
     );
-    let mut all_within = true;
-    for (&ai, &(s, l)) in a.iter().zip(wins) {
-        if l == 0 {
-            continue;
-        }
-        let (lo, hi) = if form.op == Op::Xor {
+    let range = |ai: u32| {
+        if form.op == Op::Xor {
             ((known ^ ai) & !unknown, (known ^ ai) | unknown)
         } else {
             (form.eval(ai, known), form.eval(ai, known | unknown))
-        };
+        }
+    };
+    // The lane that failed last is tried first: it usually fails again.
+    let (s, l) = wins[*hot];
+    if l != 0 {
+        let (lo, hi) = range(a[*hot]);
+        if !verdict(lo, hi, &plain(s, l)).0 {
+            return None;
+        }
+    }
+    let mut all_within = true;
+    for (i, (&ai, &(s, l))) in a.iter().zip(wins).enumerate() {
+        if l == 0 {
+            continue;
+        }
+        let (lo, hi) = range(ai);
         let (meets, within) = verdict(lo, hi, &plain(s, l));
         if !meets {
+            *hot = i;
             return None;
         }
         all_within &= within;
@@ -338,6 +351,6 @@ fn dfs(
     }
     let b = 31 - unknown.leading_zeros();
     let unknown = unknown & !(1 << b);
-    dfs(a, wins, form, known, unknown, nodes)
-        .or_else(|| dfs(a, wins, form, known | 1 << b, unknown, nodes))
+    dfs(a, wins, form, known, unknown, nodes, hot)
+        .or_else(|| dfs(a, wins, form, known | 1 << b, unknown, nodes, hot))
 }

@@ -57,6 +57,8 @@ pub struct WStats {
     pub g2_candidates: u64,
     /// Solutions per target.
     pub per_target: Vec<u64>,
+    /// Seconds of one thread.
+    pub secs: f64,
     pub found: Vec<search::Found>,
 }
 
@@ -65,6 +67,7 @@ impl WStats {
         self.g1_programs += o.g1_programs;
         self.g1_new += o.g1_new;
         self.g2_candidates += o.g2_candidates;
+        self.secs += o.secs;
         self.per_target
             .resize(o.per_target.len().max(self.per_target.len()), 0);
         for (a, b) in self.per_target.iter_mut().zip(&o.per_target) {
@@ -82,6 +85,7 @@ impl WStats {
 /// caller runs w's in parallel).
 pub fn search_w(p: &Problem, imm: &[Op], base: &BaseReps) -> WStats {
     assert_eq!(p.pool.len(), W + 1);
+    let t0 = std::time::Instant::now();
     let nt = p.targets.len();
     let mut out: Partial = (Vec::new(), vec![0; nt]);
     let mut stats = WStats::default();
@@ -191,12 +195,33 @@ pub fn search_w(p: &Problem, imm: &[Op], base: &BaseReps) -> WStats {
     absorb(&mut s, out);
     stats.per_target = s.per_target;
     stats.found = s.found;
+    stats.secs = t0.elapsed().as_secs_f64();
     stats
 }
 
 /// Runs `search_w` for every w vector, in parallel; the stats in `ws` order.
-pub fn search_all(p: &Problem, ws: &[Vec<u32>], imm: &[Op], base: &BaseReps) -> Vec<WStats> {
+/// With `progress`, a line every 100 w's (the full run).
+pub fn search_all(
+    p: &Problem,
+    ws: &[Vec<u32>],
+    imm: &[Op],
+    base: &BaseReps,
+    progress: bool,
+) -> Vec<WStats> {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let t0 = std::time::Instant::now();
     ws.par_iter()
-        .map(|w| search_w(&p.with_extra(w.clone()), imm, base))
+        .map(|w| {
+            let s = search_w(&p.with_extra(w.clone()), imm, base);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if progress && n % 100 == 0 {
+                eprintln!(
+                    "  {n} of {} w's, {:.0} s",
+                    ws.len(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            s
+        })
         .collect()
 }
