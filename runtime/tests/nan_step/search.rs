@@ -185,7 +185,7 @@ pub struct Program {
     pub mode: usize,
 }
 
-fn operand(s: Src, pool: &[u32; 10], g1: u32, other: u32) -> u32 {
+fn operand(s: Src, pool: &[u32], g1: u32, other: u32) -> u32 {
     match s {
         Src::Pool(i) => pool[i],
         Src::Const(k) => k,
@@ -196,34 +196,40 @@ fn operand(s: Src, pool: &[u32; 10], g1: u32, other: u32) -> u32 {
 
 impl Program {
     pub fn output(&self, x: u32) -> u32 {
-        let p = pool(x);
-        let (c1, d1) = (operand(self.g1.c, &p, 0, 0), operand(self.g1.d, &p, 0, 0));
+        self.output_on(x, &pool(x))
+    }
+
+    /// The output on x with the pool values `p` (the base pool, then any extra value).
+    pub fn output_on(&self, x: u32, p: &[u32]) -> u32 {
+        let (c1, d1) = (operand(self.g1.c, p, 0, 0), operand(self.g1.d, p, 0, 0));
         let a = self.g1.op.eval(c1, d1);
         let other = match self.g1.op {
             Op::Min => Op::Max.eval(c1, d1),
             _ => Op::Min.eval(c1, d1),
         };
         let v = self.g2.op.eval(
-            operand(self.g2.c, &p, a, other),
-            operand(self.g2.d, &p, a, other),
+            operand(self.g2.c, p, a, other),
+            operand(self.g2.d, p, a, other),
         );
         complete(self.mode, x, v)
     }
 }
 
 /// One target: the wanted output per lane of the test vector, and which lanes count.
+#[derive(Clone)]
 pub struct Target {
     pub want: Vec<u32>,
     pub care: Vec<bool>,
 }
 
 /// The test vector, the targets and the per-lane window bounds of the completions.
+#[derive(Clone)]
 pub struct Problem {
     pub xs: Vec<u32>,
     pub targets: Vec<Target>,
     /// Per lane: `[x, p, lsb]`.
     lane: Vec<[u32; 3]>,
-    /// The pool values per lane, in `POOL_NAMES` order.
+    /// The pool values per lane, in `POOL_NAMES` order, then any extra value (`with_extra`).
     pub pool: Vec<Vec<u32>>,
     /// The register constants g1 may read.
     pub consts: Vec<u32>,
@@ -264,6 +270,14 @@ impl Problem {
                 p.wins.push(w);
             }
         }
+        p
+    }
+
+    /// The same problem with one more pool value (index 10) per lane.
+    pub fn with_extra(&self, w: Vec<u32>) -> Problem {
+        assert_eq!(w.len(), self.xs.len());
+        let mut p = self.clone();
+        p.pool.push(w);
         p
     }
 
@@ -351,6 +365,31 @@ impl Problem {
         })
     }
 
+    /// Whether the lanes with equal `a` (adjacent in `order`, the lanes sorted by a) have
+    /// windows of target t under completion `mode` that meet pairwise with the group's first
+    /// counted lane: necessary for any v that is a function of a.
+    pub fn consistent(&self, t: usize, mode: usize, a: &[u32], order: &[u32]) -> bool {
+        let meet = |(s1, l1): (u32, u32), (s2, l2): (u32, u32)| {
+            s2.wrapping_sub(s1) < l1 || s1.wrapping_sub(s2) < l2
+        };
+        let mut rep: Option<(u32, (u32, u32))> = None;
+        for &i in order {
+            let i = i as usize;
+            let Some(w) = self.window(t, mode, i) else {
+                continue;
+            };
+            match rep {
+                Some((ar, wr)) if ar == a[i] => {
+                    if !meet(wr, w) {
+                        return false;
+                    }
+                }
+                _ => rep = Some((a[i], w)),
+            }
+        }
+        true
+    }
+
     /// Alive bits after every lane (early exit when none is left).
     #[inline(always)]
     pub fn check(&self, f: impl Fn(usize) -> u32) -> u32 {
@@ -403,9 +442,9 @@ pub struct Stats {
     pub per_target: Vec<u64>,
 }
 
-const KEEP: usize = 64;
+pub const KEEP: usize = 64;
 
-fn record(stats: &mut Vec<Found>, counts: &mut [u64], alive: u32, g1: Insn, g2: Insn) {
+pub fn record(stats: &mut Vec<Found>, counts: &mut [u64], alive: u32, g1: Insn, g2: Insn) {
     for (t, count) in counts.iter_mut().enumerate() {
         for m in 0..NMODES as usize {
             if alive >> (t * NMODES as usize + m) & 1 != 0 {
@@ -422,7 +461,7 @@ fn record(stats: &mut Vec<Found>, counts: &mut [u64], alive: u32, g1: Insn, g2: 
 }
 
 /// Identity g1 for programs that use one instruction only.
-const NOP_G1: Insn = Insn {
+pub const NOP_G1: Insn = Insn {
     op: Op::Mov,
     c: Src::Pool(0),
     d: Src::Pool(0),
@@ -474,7 +513,7 @@ impl FirstSpace<'_> {
     }
 }
 
-fn hash(v: &[u32]) -> u64 {
+pub fn hash(v: &[u32]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     v.hash(&mut h);
@@ -484,7 +523,7 @@ fn hash(v: &[u32]) -> u64 {
 /// The distinct lane-varying first instructions: every one in `FirstSpace` whose vector on the
 /// test vector is not constant, not a pool value, and not the vector of an earlier one (by hash,
 /// then compared exactly, so a hash collision never drops a vector).
-fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> Vec<Insn> {
+pub fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> Vec<Insn> {
     let space = FirstSpace {
         ops1: UNARY.iter().chain(imm).copied().collect(),
         p,
@@ -526,9 +565,9 @@ fn first(p: &Problem, imm: &[Op], stats: &mut Stats) -> Vec<Insn> {
     reps
 }
 
-type Partial = (Vec<Found>, Vec<u64>);
+pub type Partial = (Vec<Found>, Vec<u64>);
 
-fn merge(nt: usize) -> impl Fn(Partial, Partial) -> Partial + Sync + Send {
+pub fn merge(nt: usize) -> impl Fn(Partial, Partial) -> Partial + Sync + Send {
     move |(mut f1, mut c1), (f2, c2)| {
         f1.extend(f2);
         c1.resize(nt, 0);
@@ -539,7 +578,7 @@ fn merge(nt: usize) -> impl Fn(Partial, Partial) -> Partial + Sync + Send {
     }
 }
 
-fn absorb(stats: &mut Stats, (found, counts): Partial) {
+pub fn absorb(stats: &mut Stats, (found, counts): Partial) {
     for f in found {
         if stats.found.iter().filter(|g| g.target == f.target).count() < KEEP {
             stats.found.push(f);
@@ -552,7 +591,14 @@ fn absorb(stats: &mut Stats, (found, counts): Partial) {
 
 /// Every g2 on one lane-varying a (g1's vector, or a pool value when `with_g2` is false: then
 /// only the constant forms, as one-instruction programs). Returns the candidates evaluated.
-fn second(p: &Problem, g1: Insn, a: &[u32], imm2: &[Op], with_g2: bool, out: &mut Partial) -> u64 {
+pub fn second(
+    p: &Problem,
+    g1: Insn,
+    a: &[u32],
+    imm2: &[Op],
+    with_g2: bool,
+    out: &mut Partial,
+) -> u64 {
     let (found, counts) = out;
     let mut local = 0u64;
     let g1src = Src::G1;
@@ -603,10 +649,17 @@ fn second(p: &Problem, g1: Insn, a: &[u32], imm2: &[Op], with_g2: bool, out: &mu
             }
         }
     }
-    // op(a, K) or op(K, a) for every 32-bit K.
+    // op(a, K) or op(K, a) for every 32-bit K. Lanes with equal a get equal v whatever the form
+    // and K, so their windows must meet (`consistent`, a necessary condition checked first).
+    let mut order: Vec<u32> = (0..a.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| a[i as usize]);
+    let live: Vec<(usize, usize)> = (0..nt)
+        .flat_map(|t| (0..NMODES as usize).map(move |m| (t, m)))
+        .filter(|&(t, m)| p.consistent(t, m, a, &order))
+        .collect();
     for form in kforms() {
-        for t in 0..nt {
-            for mode in 0..NMODES as usize {
+        for &(t, mode) in &live {
+            {
                 if let Some(k) = p.solve(t, mode, a, form) {
                     let (c, d) = if form.k_first {
                         (Src::Const(k), g1src)
@@ -744,7 +797,7 @@ pub fn confirm(
 #[allow(dead_code)]
 pub fn insn_text(i: &Insn) -> String {
     let s = |s: Src| match s {
-        Src::Pool(k) => POOL_NAMES[k].to_string(),
+        Src::Pool(k) => POOL_NAMES.get(k).unwrap_or(&"w").to_string(),
         Src::Const(k) => format!("{k:#x}"),
         Src::G1 => "g1".to_string(),
         Src::G1Other => "g1's other SFPSWAP result".to_string(),

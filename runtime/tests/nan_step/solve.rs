@@ -247,29 +247,42 @@ impl Problem {
     }
 
     fn solve_bits(&self, t: usize, mode: usize, a: &[u32], form: KForm) -> Option<u32> {
-        // The K bits that reach some lane's result (the others are left 0).
-        let relevant = match (form.op, form.k_first) {
-            (Op::Xor, _) => !0,
-            (Op::And | Op::Or, _) => a
-                .iter()
-                .fold(0, |r, &ai| r | (form.eval(ai, !0) ^ form.eval(ai, 0))),
-            (Op::ShftReg | Op::ShftRegArith, _) => a.iter().fold(0, |r, &ai| {
-                let amt = ai as i32;
-                r | if amt >= 0 {
-                    !0 >> (amt & 31)
-                } else {
-                    !0 << (amt.wrapping_neg() & 31)
-                }
-            }),
-            // The field instructions: which K bits they copy does not depend on a.
-            _ => (0..32).fold(0, |r, b| {
-                r | u32::from(form.eval(0, 1 << b) != form.eval(0, 0)) << b
-            }),
-        };
         let wins = &self.wins_of(t, mode)[..a.len()];
-        let mut nodes = 0u64;
-        dfs(a, wins, form, 0, relevant, &mut nodes)
+        // The first lanes alone (the test vector's hardest ones) reject most systems: no K there
+        // means no K on every lane.
+        if a.len() > 2 * PREFILTER {
+            bits_on(&a[..PREFILTER], &wins[..PREFILTER], form)?;
+        }
+        bits_on(a, wins, form)
     }
+}
+
+/// Lanes of the prefilter of `solve_bits`.
+const PREFILTER: usize = 10;
+
+/// A K for the bit-copying form on the lanes `a` with windows `wins`.
+fn bits_on(a: &[u32], wins: &[(u32, u32)], form: KForm) -> Option<u32> {
+    // The K bits that reach some lane's result (the others are left 0).
+    let relevant = match (form.op, form.k_first) {
+        (Op::Xor, _) => !0,
+        (Op::And | Op::Or, _) => a
+            .iter()
+            .fold(0, |r, &ai| r | (form.eval(ai, !0) ^ form.eval(ai, 0))),
+        (Op::ShftReg | Op::ShftRegArith, _) => a.iter().fold(0, |r, &ai| {
+            let amt = ai as i32;
+            r | if amt >= 0 {
+                !0 >> (amt & 31)
+            } else {
+                !0 << (amt.wrapping_neg() & 31)
+            }
+        }),
+        // The field instructions: which K bits they copy does not depend on a.
+        _ => (0..32).fold(0, |r, b| {
+            r | u32::from(form.eval(0, 1 << b) != form.eval(0, 0)) << b
+        }),
+    };
+    let mut nodes = 0u64;
+    dfs(a, wins, form, 0, relevant, &mut nodes, &mut 0)
 }
 
 /// Lane verdict for the reachable interval `[lo, hi]` against the window pieces.
@@ -295,24 +308,37 @@ fn dfs(
     known: u32,
     unknown: u32,
     nodes: &mut u64,
+    hot: &mut usize,
 ) -> Option<u32> {
     *nodes += 1;
     assert!(
         *nodes < NODE_BUDGET,
         "{form:?}: the bit search did not converge"
     );
-    let mut all_within = true;
-    for (&ai, &(s, l)) in a.iter().zip(wins) {
-        if l == 0 {
-            continue;
-        }
-        let (lo, hi) = if form.op == Op::Xor {
+    let range = |ai: u32| {
+        if form.op == Op::Xor {
             ((known ^ ai) & !unknown, (known ^ ai) | unknown)
         } else {
             (form.eval(ai, known), form.eval(ai, known | unknown))
-        };
+        }
+    };
+    // The lane that failed last is tried first: it usually fails again.
+    let (s, l) = wins[*hot];
+    if l != 0 {
+        let (lo, hi) = range(a[*hot]);
+        if !verdict(lo, hi, &plain(s, l)).0 {
+            return None;
+        }
+    }
+    let mut all_within = true;
+    for (i, (&ai, &(s, l))) in a.iter().zip(wins).enumerate() {
+        if l == 0 {
+            continue;
+        }
+        let (lo, hi) = range(ai);
         let (meets, within) = verdict(lo, hi, &plain(s, l));
         if !meets {
+            *hot = i;
             return None;
         }
         all_within &= within;
@@ -325,6 +351,6 @@ fn dfs(
     }
     let b = 31 - unknown.leading_zeros();
     let unknown = unknown & !(1 << b);
-    dfs(a, wins, form, known, unknown, nodes)
-        .or_else(|| dfs(a, wins, form, known | 1 << b, unknown, nodes))
+    dfs(a, wins, form, known, unknown, nodes, hot)
+        .or_else(|| dfs(a, wins, form, known | 1 << b, unknown, nodes, hot))
 }
