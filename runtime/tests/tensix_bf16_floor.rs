@@ -35,27 +35,7 @@ fn exponent(x: u32) -> u32 {
 /// Edge patterns plus seeded random ones, every exponent class represented.
 fn patterns(n: usize, seed: u64) -> Vec<u32> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut v = vec![
-        0,
-        0x8000_0000,
-        1,
-        0x0000_8000,
-        0x0001_8000,
-        0x0001_7FFF,
-        0x807F_FFFF,
-        0x0080_0000,
-        0x0080_8000,
-        0x3F80_8000,
-        0x3F81_8000,
-        0x3F80_8001,
-        0x7F7F_FFFF,
-        0x7F80_0000,
-        0xFF80_0000,
-        0x7F80_0001,
-        0xFF80_0001,
-        0x7FC0_0000,
-        0xFFFF_FFFF,
-    ];
+    let mut v = BF16_EDGES.to_vec();
     while v.len() < n {
         let r = rng.u32(..);
         // Half of them with a forced exponent class (0, 1, 254, 255) so the rare classes show up.

@@ -47,3 +47,28 @@ pub fn reg(m: &Machine, r: usize) -> [u32; LANES] {
 }
 
 pub const BOTH: [Arch; 2] = [Arch::Wh, Arch::Bh];
+
+/// Edge patterns of f32→bf16 RINT: ±0, denormal ties, the smallest normal, ties at 1.0, the
+/// largest finite, ±Inf and NaNs (shared by the bf16 floor and NaN-step tests).
+#[allow(dead_code)]
+pub const BF16_EDGES: [u32; 19] = [
+    0,
+    0x8000_0000,
+    1,
+    0x0000_8000,
+    0x0001_8000,
+    0x0001_7FFF,
+    0x807F_FFFF,
+    0x0080_0000,
+    0x0080_8000,
+    0x3F80_8000,
+    0x3F81_8000,
+    0x3F80_8001,
+    0x7F7F_FFFF,
+    0x7F80_0000,
+    0xFF80_0000,
+    0x7F80_0001,
+    0xFF80_0001,
+    0x7FC0_0000,
+    0xFFFF_FFFF,
+];
