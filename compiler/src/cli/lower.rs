@@ -176,6 +176,9 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     let kernels = distinct(&file);
     let out = if args.report {
         report_table(&kernels)
+    } else if args.emit == EmitArg::Llk {
+        // One header for every kernel: tt-llk code includes it once.
+        emit::llk::emit_file(&kernels)
     } else {
         let n = kernels.len();
         let mut s = String::new();

@@ -150,7 +150,7 @@ impl Mod0 {
             Mod0::Uint16 => "LO16",
             Mod0::Hi16 => "HI16",
             Mod0::Int32Sm => "INT32_2S_COMP",
-            Mod0::Int8Comp => "INT8_COMP",
+            Mod0::Int8Comp => "INT8_2S_COMP",
             Mod0::Lo16Only => "LO16_ONLY",
             Mod0::Hi16Only => "HI16_ONLY",
             Mod0::Int16 | Mod0::Lo16 | Mod0::Int32All | Mod0::Zero => return None,
