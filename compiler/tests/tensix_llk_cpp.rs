@@ -12,6 +12,8 @@
 //!
 //! (a) the recorded words equal ptoc's encoder on the kernel's sections (init, the body once per
 //!     `rows` rows, drain);
+//! Both I/O contracts are covered (`--abi tt-metal`, the `--emit llk` default, and `raw`).
+//!
 //! (b) the recorded words, decoded and run on ptoc's simulator, convert exactly the first 8 (or
 //!     16) SFPU rows of a 16-row block to the reference result and leave the rest untouched,
 //!     on the edge list plus random inputs (every input for sources of ≤ 16 bits), with every
@@ -29,14 +31,14 @@ use std::process::Command;
 
 use pto_runtime::convert::Converter;
 use pto_runtime::elem::ElemType;
-use pto_runtime::tensix::io::{KERNEL_DEST, KERNEL_MOD0};
+use pto_runtime::tensix::io::{Abi, KERNEL_DEST, KERNEL_MOD0};
 use pto_runtime::tensix::isa::{decode, encode, Arch, Insn, LoadIMod, Program, Reg};
 use pto_runtime::tensix::sim::kernel::{run_kernel_batch, Kernel};
 use pto_runtime::tensix::sim::{SimConfig, LANES};
 use ptoc::lower::tensix::builder::Line;
 use ptoc::lower::tensix::emit::llk::{emit_file, init_lregs, kernel_name};
 use ptoc::lower::tensix::prove::{edge_inputs, kernel_sim_config};
-use ptoc::lower::tensix::{lower_combo, Combo, TensixKernel};
+use ptoc::lower::tensix::{lower_combo_for, Combo, TensixKernel};
 
 /// How a TT_OP macro places its arguments: the shift of each, in argument order.
 #[derive(Clone, Copy)]
@@ -184,15 +186,23 @@ fn tt_llk_stubs(arch: Arch) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// One kernel per rule, SFPLOADMACRO presence and arch (every rule's header).
-fn kernels_per_rule(arch: Arch) -> Vec<TensixKernel> {
+/// One kernel per rule, SFPLOADMACRO presence and arch (every rule's header); under the
+/// tt-metal contract also one per adapted type (ui16 / i8 on either side).
+fn kernels_per_rule(arch: Arch, abi: Abi) -> Vec<TensixKernel> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for combo in Combo::all() {
-        let Ok(k) = lower_combo(combo, arch) else {
+        let Ok(k) = lower_combo_for(combo, arch, false, abi) else {
             continue;
         };
-        let key = (k.rule, k.macro_form.is_some());
+        let adapted =
+            |t: ElemType| abi == Abi::TtMetal && matches!(t, ElemType::U16 | ElemType::I8);
+        let key = (
+            k.rule,
+            k.macro_form.is_some(),
+            adapted(combo.src).then_some(combo.src),
+            adapted(combo.dst).then_some(combo.dst),
+        );
         if !seen.contains(&key) {
             seen.push(key);
             out.push(k);
@@ -436,11 +446,11 @@ fn run_recorded(k: &TensixKernel, macro_path: bool, rec: &BTreeMap<String, Vec<u
     ins.len()
 }
 
-fn check_arch(arch: Arch) {
-    let Some(dir) = scratch(&format!("{arch:?}"), arch) else {
+fn check_arch(arch: Arch, abi: Abi) {
+    let Some(dir) = scratch(&format!("{arch:?}-{}", abi.name()), arch) else {
         return;
     };
-    let kernels = kernels_per_rule(arch);
+    let kernels = kernels_per_rule(arch, abi);
     assert!(kernels.len() >= 10, "{} kernels", kernels.len());
     let refs: Vec<&TensixKernel> = kernels.iter().collect();
     let header = emit_file(&refs);
@@ -514,12 +524,14 @@ fn mutation_changes_words(dir: &Path, header: &str, kernels: &[TensixKernel]) {
 
 #[test]
 fn blackhole_headers_give_the_encoders_words_and_run_exactly() {
-    check_arch(Arch::Bh);
+    check_arch(Arch::Bh, Abi::TtMetal);
+    check_arch(Arch::Bh, Abi::Raw);
 }
 
 #[test]
 fn wormhole_headers_give_the_encoders_words_and_run_exactly() {
-    check_arch(Arch::Wh);
+    check_arch(Arch::Wh, Abi::TtMetal);
+    check_arch(Arch::Wh, Abi::Raw);
 }
 
 /// vcvt programs: `calculate_<false>()` converts one register (no ITERATIONS loop); the words

@@ -245,3 +245,95 @@ fn every_nan_any_variant_is_proven_relaxed_and_is_cheaper() {
     );
     assert!(variants > 0);
 }
+
+/// `--abi tt-metal` (issue 20): every combination the contract carries is proven under its
+/// datums (UInt16 in with unrelated high bits, out in the packer's high half; Int8 as its raw
+/// byte). Where neither type is ui16 or i8 the contract equals ptoc's raw one and the kernel is
+/// the raw kernel, instruction for instruction; f16 and i16 are refused with a diagnostic.
+#[test]
+fn every_tt_metal_combination_is_proven_on_both_archs() {
+    use pto_runtime::elem::ElemType;
+    use pto_runtime::tensix::io::Abi;
+    use ptoc::lower::tensix::lower_combo_for;
+    let opts = ProofOptions {
+        random: 1 << 14,
+        ..ProofOptions::default()
+    };
+    let (mut proven, mut same, mut refused) = (0, 0, 0);
+    let mut failures = Vec::new();
+    let adapted = |t: ElemType| matches!(t, ElemType::U16 | ElemType::I8);
+    for arch in [Arch::Bh, Arch::Wh] {
+        for combo in Combo::all() {
+            let tm = lower_combo_for(combo, arch, false, Abi::TtMetal);
+            if [combo.src, combo.dst]
+                .iter()
+                .any(|t| matches!(t, ElemType::F16 | ElemType::I16))
+            {
+                assert!(
+                    matches!(tm, Err(LowerError::AbiNotCarried { .. })),
+                    "{}",
+                    combo.describe()
+                );
+                refused += 1;
+                continue;
+            }
+            let raw = lower_combo(combo, arch);
+            let (Ok(k), Ok(r)) = (tm, raw) else {
+                continue;
+            };
+            if !adapted(combo.src) && !adapted(combo.dst) {
+                assert_eq!(k.body, r.body, "{}", combo.describe());
+                same += 1;
+                continue;
+            }
+            let rep = prove(&k, &opts, &|_| {});
+            if rep.passed() {
+                proven += 1;
+            } else {
+                failures.push(format!(
+                    "{arch:?} {}: rule {}: {} mismatches of {}, error {:?}, first {:x?}",
+                    combo.describe(),
+                    k.rule,
+                    rep.mismatches,
+                    rep.inputs,
+                    rep.error,
+                    rep.first.first()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        proven > 300 && same > 300 && refused > 0,
+        "{proven} {same} {refused}"
+    );
+}
+
+/// The tt-metal datums are not vacuous: a raw kernel (no clearing of UInt16's high half, a
+/// zero-extended UInt16 store) proven under them fails.
+#[test]
+fn a_raw_kernel_fails_under_the_tt_metal_contract() {
+    use pto_runtime::convert::Rounding;
+    use pto_runtime::elem::ElemType;
+    use pto_runtime::tensix::io::Abi;
+    for (src, dst) in [
+        (ElemType::U16, ElemType::F32),
+        (ElemType::F32, ElemType::U16),
+    ] {
+        let combo = Combo {
+            src,
+            dst,
+            rounding: Rounding::Rint,
+            sat: true,
+        };
+        let mut k = lower_combo(combo, Arch::Bh).expect("lowered");
+        k.abi = Abi::TtMetal;
+        let rep = quick_proof(&k);
+        assert!(rep.mismatches > 0, "{}", combo.describe());
+    }
+}

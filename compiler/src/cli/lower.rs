@@ -2,9 +2,10 @@
 //!
 //! ```text
 //! ptoc lower --target tensix [--emit asm|llk|sfpi] [--arch blackhole|wormhole] [-o FILE]
-//!            [--plain] [--report] [--nan exact|any] [--error-format human|json] FILE
+//!            [--plain] [--report] [--nan exact|any] [--abi raw|tt-metal]
+//!            [--error-format human|json] FILE
 //! ptoc prove [--arch ...] [--exhaustive] [--random N] [--seed S] [--nan exact|any]
-//!            [--error-format human|json] FILE        # FILE: .pto, or a lowered .s listing
+//!            [--abi raw|tt-metal] [--error-format human|json] FILE   # FILE: .pto, or a .s listing
 //! ```
 //! `lower` parses and verifies FILE on the cpu profile (whose semantics the kernels reproduce),
 //! lowers every `pto.tcvt`, self-checks each kernel on the §9 edge list, and writes one listing
@@ -35,12 +36,32 @@ use crate::lower::tensix::docs::{cycles_per_row, macro_cycles_per_row};
 use crate::lower::tensix::emit;
 use crate::lower::tensix::header::IoHeader;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
-use crate::lower::tensix::{lower_file, Combo, Family, LoweredFile, TensixKernel};
+use crate::lower::tensix::{lower_file_for, Combo, Family, LoweredFile, TensixKernel};
+use pto_runtime::tensix::io::Abi;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LowerTarget {
     /// Tenstorrent Tensix SFPU (Wormhole / Blackhole).
     Tensix,
+}
+
+/// `--abi`: the I/O contract (`pto_runtime::tensix::io::Abi`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AbiArg {
+    /// ptoc's own datum forms (raw INT32 load/store of every type).
+    Raw,
+    /// tt-metal's datums with fp32 dest accumulation (UInt16 in the low half in, high half out; Int8 as its raw byte).
+    #[value(name = "tt-metal")]
+    TtMetal,
+}
+
+impl AbiArg {
+    pub fn abi(self) -> Abi {
+        match self {
+            AbiArg::Raw => Abi::Raw,
+            AbiArg::TtMetal => Abi::TtMetal,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -86,6 +107,10 @@ pub struct LowerArgs {
     /// may then give any output, every other input stays exact.
     #[arg(long, value_enum, default_value_t = NanArg::Exact)]
     pub nan: NanArg,
+    /// I/O contract: `tt-metal` (tt-metal's unpacker/packer datums with fp32 dest accumulation;
+    /// the default for `--emit llk`) or `raw` (ptoc's own, for `ptoc sim`; the default otherwise).
+    #[arg(long, value_enum)]
+    pub abi: Option<AbiArg>,
     /// How diagnostics are written.
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,
@@ -113,6 +138,10 @@ pub struct ProveArgs {
     /// NaN inputs may give any output (`any`): run but not compared.
     #[arg(long, value_enum, default_value_t = NanArg::Exact)]
     pub nan: NanArg,
+    /// I/O contract of the kernels to prove (a `.pto` input): `raw` (default) or `tt-metal`
+    /// (what `ptoc lower --emit llk` writes); a listing's `; @io` header names its own.
+    #[arg(long, value_enum, default_value_t = AbiArg::Raw)]
+    pub abi: AbiArg,
     /// How diagnostics and results are written.
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,
@@ -160,12 +189,21 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     let arch = arch_of(args.arch);
     // `--nan any`: rules with a relaxed variant pick it (the kernel's `nan_any` says so);
     // the others keep their exact kernel, which is also correct under the relaxed rule.
-    let file = lower_file(
+    let abi = args.abi.map_or(
+        if args.emit == EmitArg::Asm {
+            Abi::Raw
+        } else {
+            Abi::TtMetal
+        },
+        AbiArg::abi,
+    );
+    let file = lower_file_for(
         &bytes,
         arch,
         args.split_input_file,
         true,
         args.nan == NanArg::Any,
+        abi,
     );
     if !file.diagnostics.is_empty() {
         report_diags(&file.diagnostics, &name, &text, args.error_format, io);
@@ -256,12 +294,13 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         }
     } else {
         let arch = args.arch.map_or(Arch::Bh, arch_of);
-        let file = lower_file(
+        let file = lower_file_for(
             &bytes,
             arch,
             args.split_input_file,
             false,
             args.nan == NanArg::Any,
+            args.abi.abi(),
         );
         if !file.diagnostics.is_empty() {
             report_diags(&file.diagnostics, &name, &text, args.error_format, io);
@@ -437,5 +476,6 @@ pub(crate) fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<Tensix
         nan_any: h.nan_any,
         macro_form: None,
         vreg: h.vreg_shape(),
+        abi: h.abi,
     })
 }

@@ -24,7 +24,60 @@
 
 use crate::elem::ElemType;
 use crate::tensix::dest::DestWidth;
-use crate::tensix::formats::Mod0;
+use crate::tensix::formats::{shuf32, unshuf32, Mod0};
+
+/// The I/O contract a kernel is built for: how its caller places inputs in Dst and reads
+/// results back.
+///
+/// * [`Abi::Raw`]: ptoc's own contract (the table above), for `ptoc sim` / `ptoc prove`.
+/// * [`Abi::TtMetal`]: what tt-metal's unpacker and packer give and take with fp32 dest
+///   accumulation (docs/tt-metal.md): f32, i32, ui32, ui8 and bf16 as in `Raw`; ui16 arrives in
+///   the low half with unrelated bits above ([`Datum::Low16Dirty`]) and leaves in the high half
+///   where the packer reads it ([`Datum::PackerHigh16`], stored with the half-swapping Mod0 9);
+///   i8 travels as its raw two's complement byte, zero-extended (tt-metal declares Int8 buffers
+///   as UInt8). f16 (tt-metal's Float16 reaches Dst as an fp32 value, not IEEE bits) and i16 (no
+///   tt-metal format) have no datum under this contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Abi {
+    #[default]
+    Raw,
+    TtMetal,
+}
+
+impl Abi {
+    /// The name as the command line and `; @io` header spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Abi::Raw => "raw",
+            Abi::TtMetal => "tt-metal",
+        }
+    }
+
+    /// Parses [`Abi::name`].
+    pub fn parse(s: &str) -> Option<Abi> {
+        [Abi::Raw, Abi::TtMetal].into_iter().find(|a| a.name() == s)
+    }
+
+    /// The datum a kernel reads for a source of type `elem`, `None` when the contract cannot
+    /// carry it.
+    pub fn src_datum(self, elem: ElemType) -> Option<Datum> {
+        match (self, elem) {
+            (Abi::Raw, _) => Datum::of(elem),
+            (Abi::TtMetal, ElemType::F16 | ElemType::I16) => None,
+            (Abi::TtMetal, ElemType::U16) => Some(Datum::Low16Dirty),
+            (Abi::TtMetal, ElemType::I8) => Some(Datum::ZeroExt8),
+            (Abi::TtMetal, _) => Datum::of(elem),
+        }
+    }
+
+    /// The datum a kernel must leave for a result of type `elem`.
+    pub fn dst_datum(self, elem: ElemType) -> Option<Datum> {
+        match (self, elem) {
+            (Abi::TtMetal, ElemType::U16) => Some(Datum::PackerHigh16),
+            (_, _) => self.src_datum(elem),
+        }
+    }
+}
 
 /// How one element is held in a 32-bit Dst datum / LReg.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,6 +94,14 @@ pub enum Datum {
     ZeroExt8,
     /// 8-bit signed value sign-extended (i8).
     SignExt8,
+    /// 16 bits in the low half, unrelated bits in the high half (tt-metal's UInt16 input in a
+    /// 32-bit Dst). As an input, the prover fills the high half with a pattern derived from the
+    /// value, so a kernel that does not clear it fails.
+    Low16Dirty,
+    /// 16 bits in the physical high half of the Dst word, where tt-metal's packer reads UInt16,
+    /// low half zero; stored raw by SFPSTORE Mod0 9 (`rotl(x, 16)`), so in the LReg view of an
+    /// INT32 load the high half appears field-shuffled ([`unshuf32`]).
+    PackerHigh16,
 }
 
 /// The load/store mode of every ptoc kernel (raw 32-bit).
@@ -85,6 +146,12 @@ impl Datum {
             Datum::SignExt16 => bits as u16 as i16 as i32 as u32,
             Datum::ZeroExt8 => bits as u32 & 0xFF,
             Datum::SignExt8 => bits as u8 as i8 as i32 as u32,
+            Datum::Low16Dirty => {
+                let v = bits as u32 & 0xFFFF;
+                // Unrelated high bits, different for neighbouring values.
+                (v.wrapping_mul(0x9E37).wrapping_add(0xA5C3) << 16) | v
+            }
+            Datum::PackerHigh16 => unshuf32((bits as u32 & 0xFFFF) << 16),
         }
     }
 
@@ -98,6 +165,8 @@ impl Datum {
             Datum::HighHalf16 => back(u64::from(word >> 16)),
             Datum::ZeroExt16 | Datum::SignExt16 => back(u64::from(word & 0xFFFF)),
             Datum::ZeroExt8 | Datum::SignExt8 => back(u64::from(word & 0xFF)),
+            Datum::Low16Dirty => Some(u64::from(word & 0xFFFF)),
+            Datum::PackerHigh16 => back(u64::from(shuf32(word) >> 16)),
         }
     }
 
@@ -110,6 +179,12 @@ impl Datum {
             Datum::SignExt16 => "16-bit value sign-extended",
             Datum::ZeroExt8 => "8 bits zero-extended",
             Datum::SignExt8 => "8-bit value sign-extended",
+            Datum::Low16Dirty => {
+                "16 bits in the low half, unrelated bits above (tt-metal UInt16 in)"
+            }
+            Datum::PackerHigh16 => {
+                "16 bits in the high half of the Dst word, stored with Mod0 9 (tt-metal UInt16 out)"
+            }
         }
     }
 }
@@ -140,5 +215,37 @@ mod tests {
         assert_eq!(Datum::SignExt8.bits_of_word(0x0000_0080), None);
         assert_eq!(Datum::SignExt8.bits_of_word(0xFFFF_FF80), Some(0x80));
         assert_eq!(Datum::ZeroExt16.bits_of_word(0x0001_0000), None);
+    }
+
+    #[test]
+    fn tt_metal_datums_round_trip_and_differ_where_the_contract_does() {
+        for elem in TENSIX_TYPES {
+            let (Some(s), Some(d)) = (Abi::TtMetal.src_datum(elem), Abi::TtMetal.dst_datum(elem))
+            else {
+                assert!(matches!(elem, ElemType::F16 | ElemType::I16), "{elem:?}");
+                continue;
+            };
+            for b in 0..1u64 << elem.value_bits().min(16) {
+                assert_eq!(
+                    s.bits_of_word(s.word_of_bits(b)),
+                    Some(b),
+                    "{elem:?} {b:#x}"
+                );
+                assert_eq!(
+                    d.bits_of_word(d.word_of_bits(b)),
+                    Some(b),
+                    "{elem:?} {b:#x}"
+                );
+            }
+        }
+        // UInt16 in: the high half is not zero; out: the value sits in the (shuffled) high half.
+        assert_ne!(Datum::Low16Dirty.word_of_bits(0x1234) >> 16, 0);
+        assert_eq!(
+            shuf32(Datum::PackerHigh16.word_of_bits(0x1234)),
+            0x1234_0000
+        );
+        assert_eq!(Datum::PackerHigh16.bits_of_word(0x0000_1234), None);
+        assert_eq!(Abi::TtMetal.src_datum(ElemType::I8), Some(Datum::ZeroExt8));
+        assert_eq!(Abi::parse("tt-metal"), Some(Abi::TtMetal));
     }
 }

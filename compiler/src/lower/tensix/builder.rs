@@ -16,7 +16,9 @@
 //! Invariant: a rule's text is internal, so an assembly error is a bug in ptoc; it is recorded
 //! (not panicked on) and surfaces as `LowerError::Internal` naming the rule and the line.
 
+use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::asm::assemble;
+use pto_runtime::tensix::io::Abi;
 use pto_runtime::tensix::isa::{Arch, Insn, Reg};
 
 /// One emitted instruction with its explanation.
@@ -40,6 +42,9 @@ pub struct Builder {
     pub(crate) relaxed: bool,
     /// A macro schedule the rule placed by hand (`hand_macro`), tried before the search.
     pub(crate) hand_macro: Option<super::hand_macro::HandForm>,
+    /// The I/O contract and the element types it applies to (`None`: ptoc's raw contract,
+    /// nothing to adapt).
+    pub(crate) io: Option<(Abi, ElemType, ElemType)>,
 }
 
 /// The programmable constant registers, in allocation order.
@@ -56,6 +61,7 @@ impl Builder {
             nan_any: false,
             relaxed: false,
             hand_macro: None,
+            io: None,
         }
     }
 
@@ -126,16 +132,64 @@ impl Builder {
         }
     }
 
-    /// Loads this row's datum into `reg` (raw INT32, no address increment).
+    /// Loads this row's datum into `reg` (raw INT32, no address increment). Under the tt-metal
+    /// contract the datum is then put in ptoc's raw form, which every rule assumes: a UInt16's
+    /// unrelated high half is cleared, an Int8's raw byte is sign-extended.
     pub fn load(&mut self, reg: Reg, comment: &str) {
         let (stay, _) = self.addr_mods();
         self.op(&format!("sfpload L{}, INT32, {stay}, 0", reg.0), comment);
+        let r = reg.0;
+        match self.io {
+            Some((Abi::TtMetal, ElemType::U16, _)) => {
+                self.op(
+                    &format!("sfpshft 16, L{r}, L{r}, IMM"),
+                    "tt-metal UInt16 in: clear the unrelated high half",
+                );
+                self.op(&format!("sfpshft -16, L{r}, L{r}, IMM"), "... (logical)");
+            }
+            Some((Abi::TtMetal, ElemType::I8, _)) => {
+                // x in 0..255 → x − 256·(x ≥ 128) without a constant or a spare register.
+                self.op(
+                    &format!("sfpiadd -128, L{r}, L{r}, IMM"),
+                    "tt-metal Int8 in (raw byte): x - 128; lanes with x < 128",
+                );
+                self.op(
+                    &format!("sfpiadd 256, L{r}, L{r}, IMM|CC_NONE"),
+                    "... x + 128 there",
+                );
+                self.op("sfpencc 0, 0, 0, 0", "all lanes");
+                self.op(
+                    &format!("sfpiadd -128, L{r}, L{r}, IMM|CC_NONE"),
+                    "... sign-extended byte",
+                );
+            }
+            _ => {}
+        }
     }
 
-    /// Stores `reg` as this row's result (raw INT32) and advances to the next row.
+    /// Stores `reg` as this row's result (raw INT32) and advances to the next row. Under the
+    /// tt-metal contract an Int8 result leaves as its raw byte and a UInt16 result in the high
+    /// half (Mod0 9, tt-metal's `SFPSTORE_MODE_SWAP_HI_LO16`).
     pub fn store(&mut self, reg: Reg, comment: &str) {
         let (_, next) = self.addr_mods();
-        self.op(&format!("sfpstore L{}, INT32, {next}, 0", reg.0), comment);
+        let r = reg.0;
+        let mode = match self.io {
+            // Mod0 9 has no tt-llk name: the assembler takes the number.
+            Some((Abi::TtMetal, _, ElemType::U16)) => "9",
+            Some((Abi::TtMetal, _, ElemType::I8)) => {
+                if r >= 8 {
+                    self.fail(format!("tt-metal Int8 store of the constant register L{r}"));
+                }
+                self.op(
+                    &format!("sfpshft 24, L{r}, L{r}, IMM"),
+                    "tt-metal Int8 out: keep the low byte",
+                );
+                self.op(&format!("sfpshft -24, L{r}, L{r}, IMM"), "... (logical)");
+                "INT32"
+            }
+            _ => "INT32",
+        };
+        self.op(&format!("sfpstore L{r}, {mode}, {next}, 0"), comment);
     }
 
     /// `reg = value` in the body (predicated like any instruction).

@@ -7,10 +7,10 @@
 //! first kernel").
 
 use pto_runtime::elem::ElemType;
-use pto_runtime::tensix::io::Datum;
+use pto_runtime::tensix::io::{Abi, Datum};
 use pto_runtime::tensix::isa::Arch;
 
-/// The `; @io src=T dst=T [arch=A] [rmode=M sat=on|off] [nan=any]` header of a ptoc kernel listing.
+/// The `; @io src=T dst=T [arch=A] [rmode=M sat=on|off] [nan=any] [abi=tt-metal]` header of a ptoc kernel listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IoHeader {
     pub src: ElemType,
@@ -27,6 +27,8 @@ pub struct IoHeader {
     /// `nan=any`: a relaxed kernel (NaN inputs may give any output; `ptoc prove` of the
     /// listing does not compare them).
     pub nan_any: bool,
+    /// `abi=tt-metal`: the kernel's I/O contract (`raw` when absent).
+    pub abi: Abi,
 }
 
 impl IoHeader {
@@ -69,6 +71,7 @@ impl IoHeader {
         let mut vcvt = false;
         let mut part = None;
         let mut nan_any = false;
+        let mut abi = Abi::Raw;
         for kv in line
             .trim_start()
             .trim_start_matches("; @io")
@@ -132,6 +135,10 @@ impl IoHeader {
                         ))
                     })?)
                 }
+                "abi" => {
+                    abi = Abi::parse(v)
+                        .ok_or_else(|| bad(format!("abi must be raw or tt-metal, found `{v}`")))?
+                }
                 "nan" => {
                     nan_any = match v {
                         "exact" => false,
@@ -145,20 +152,25 @@ impl IoHeader {
         let (Some(src), Some(dst)) = (src, dst) else {
             return Err(bad("needs both src= and dst=".to_string()));
         };
-        let datum = |t: ElemType| {
-            Datum::of(t).ok_or_else(|| bad(format!("{} has no datum form", t.ir_name())))
+        let no_datum = |t: ElemType| {
+            bad(format!(
+                "{} has no datum form under the {} contract",
+                t.ir_name(),
+                abi.name()
+            ))
         };
         Ok(Some(IoHeader {
             src,
             dst,
-            src_datum: datum(src)?,
-            dst_datum: datum(dst)?,
+            src_datum: abi.src_datum(src).ok_or_else(|| no_datum(src))?,
+            dst_datum: abi.dst_datum(dst).ok_or_else(|| no_datum(dst))?,
             arch,
             rounding,
             sat,
             vcvt,
             part,
             nan_any,
+            abi,
         }))
     }
 }

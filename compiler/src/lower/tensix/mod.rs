@@ -36,7 +36,7 @@ pub mod vprove;
 
 use pto_runtime::convert::{ConvSpec, NonSatPath, Rounding};
 use pto_runtime::elem::ElemType;
-use pto_runtime::tensix::io::{Datum, TENSIX_TYPES};
+use pto_runtime::tensix::io::{Abi, Datum, TENSIX_TYPES};
 use pto_runtime::tensix::isa::{Arch, Insn, Program};
 use pto_runtime::tensix::sim::kernel::Kernel;
 
@@ -152,6 +152,12 @@ pub enum LowerError {
         "{ty} has no Tensix datum form (supported: f32, bf16, f16, i32, ui32, i16, ui16, i8, ui8)"
     )]
     TypeNotCarried { ty: &'static str },
+    /// The I/O contract cannot feed or take the type (tt-metal: f16 reaches Dst as an fp32
+    /// value, i16 has no tt-metal format).
+    #[error(
+        "{ty} has no datum under the {abi} I/O contract (tt-metal feeds f16 to Dst as an fp32 value and has no Int16 format); use `--abi raw`, or convert through f32 / i32"
+    )]
+    AbiNotCarried { ty: &'static str, abi: &'static str },
     /// No rule implements the combination exactly.
     #[error("no exact Tensix sequence for {combo}: {reason}")]
     Unsupported { combo: String, reason: String },
@@ -174,7 +180,9 @@ impl LowerError {
     pub fn code(&self) -> crate::diag::Code {
         use crate::diag::Code;
         match self {
-            LowerError::TypeNotCarried { .. } => Code::TensixTypeNotCarried,
+            LowerError::TypeNotCarried { .. } | LowerError::AbiNotCarried { .. } => {
+                Code::TensixTypeNotCarried
+            }
             LowerError::Unsupported { .. } | LowerError::Internal { .. } => Code::TensixUnsupported,
             LowerError::ProofFailed { .. } => Code::TensixProofFailed,
         }
@@ -203,16 +211,18 @@ pub struct TensixKernel {
     /// `Some` for a `pto.vcvt` program (one register per run, `vcvt`); `None` for a tcvt kernel
     /// (one row per body run).
     pub vreg: Option<vcvt::VregShape>,
+    /// The I/O contract the kernel is built and proven for (`tensix::io::Abi`).
+    pub abi: Abi,
 }
 
 impl TensixKernel {
     pub fn src_datum(&self) -> Datum {
-        // `lower_combo` only builds kernels for carried types.
-        Datum::of(self.combo.src).unwrap_or(Datum::Raw32)
+        // `lower_combo` only builds kernels for types its contract carries.
+        self.abi.src_datum(self.combo.src).unwrap_or(Datum::Raw32)
     }
 
     pub fn dst_datum(&self) -> Datum {
-        Datum::of(self.combo.dst).unwrap_or(Datum::Raw32)
+        self.abi.dst_datum(self.combo.dst).unwrap_or(Datum::Raw32)
     }
 
     /// The simulator's view of the kernel.
@@ -282,14 +292,39 @@ pub fn lower_combo_with(
     arch: Arch,
     nan_any: bool,
 ) -> Result<TensixKernel, LowerError> {
+    lower_combo_for(combo, arch, nan_any, Abi::Raw)
+}
+
+/// As [`lower_combo_with`] for the I/O contract `abi`: the builder's load and store adapt the
+/// contract's datums to the raw forms the rules assume (`Builder::load` / `Builder::store`).
+pub fn lower_combo_for(
+    combo: Combo,
+    arch: Arch,
+    nan_any: bool,
+    abi: Abi,
+) -> Result<TensixKernel, LowerError> {
     for ty in [combo.src, combo.dst] {
         if Datum::of(ty).is_none() {
             return Err(LowerError::TypeNotCarried { ty: ty.ir_name() });
         }
     }
+    if abi.src_datum(combo.src).is_none() || abi.dst_datum(combo.dst).is_none() {
+        let ty = if abi.src_datum(combo.src).is_none() {
+            combo.src
+        } else {
+            combo.dst
+        };
+        return Err(LowerError::AbiNotCarried {
+            ty: ty.ir_name(),
+            abi: abi.name(),
+        });
+    }
     let family = Family::of(combo.src, combo.dst);
     let mut b = Builder::new(arch);
     b.nan_any = nan_any;
+    if abi != Abi::Raw {
+        b.io = Some((abi, combo.src, combo.dst));
+    }
     let chosen = rules::select(&combo, &mut b).map_err(|reason| LowerError::Unsupported {
         combo: combo.describe(),
         reason,
@@ -334,6 +369,7 @@ pub fn lower_combo_with(
         nan_any: b.relaxed,
         macro_form,
         vreg: None,
+        abi,
     })
 }
 
@@ -372,6 +408,19 @@ pub fn lower_file(
     self_check: bool,
     nan_any: bool,
 ) -> LoweredFile {
+    lower_file_for(bytes, arch, split_input, self_check, nan_any, Abi::Raw)
+}
+
+/// As [`lower_file`], every tcvt kernel built for the I/O contract `abi` (vcvt programs keep
+/// ptoc's raw register images).
+pub fn lower_file_for(
+    bytes: &[u8],
+    arch: Arch,
+    split_input: bool,
+    self_check: bool,
+    nan_any: bool,
+    abi: Abi,
+) -> LoweredFile {
     use crate::diag::Diagnostic;
     use crate::driver::{check_file, Options, TargetChoice};
     let opts = Options {
@@ -393,7 +442,7 @@ pub fn lower_file(
         };
         let mut combos: Vec<_> = combos_of_module(module)
             .into_iter()
-            .map(|(op, c)| (op, c.and_then(|c| lower_combo_with(c, arch, nan_any))))
+            .map(|(op, c)| (op, c.and_then(|c| lower_combo_for(c, arch, nan_any, abi))))
             .collect();
         combos.extend(
             vcvt::vcvt_combos_of_module(module)

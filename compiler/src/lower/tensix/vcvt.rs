@@ -314,6 +314,7 @@ pub fn lower_vcvt(v: VcvtCombo, arch: Arch) -> Result<TensixKernel, LowerError> 
         nan_any: false,
         macro_form: None,
         vreg: Some(shape),
+        abi: pto_runtime::tensix::io::Abi::Raw,
     })
 }
 

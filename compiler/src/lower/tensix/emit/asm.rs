@@ -4,6 +4,7 @@
 //! instruction per line with the rule's comment.
 
 use pto_runtime::tensix::asm::format_insn;
+use pto_runtime::tensix::io::Abi;
 use pto_runtime::tensix::isa::Arch;
 
 use super::super::builder::Line;
@@ -27,13 +28,18 @@ pub fn io_line(k: &TensixKernel) -> String {
         },
     };
     format!(
-        "; @io src={} dst={} arch={} rmode={} sat={}{vcvt}{}",
+        "; @io src={} dst={} arch={} rmode={} sat={}{vcvt}{}{}",
         k.combo.src.ir_name(),
         k.combo.dst.ir_name(),
         arch_name(k.arch),
         k.combo.rounding.name(),
         if k.combo.sat { "on" } else { "off" },
-        if k.nan_any { " nan=any" } else { "" }
+        if k.nan_any { " nan=any" } else { "" },
+        if k.abi == Abi::Raw {
+            String::new()
+        } else {
+            format!(" abi={}", k.abi.name())
+        }
     )
 }
 

@@ -28,6 +28,7 @@
 
 use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::asm::format_insn;
+use pto_runtime::tensix::io::Abi;
 use pto_runtime::tensix::isa::{Arch, Insn, Kind, Mod0, Operand};
 
 use super::super::builder::Line;
@@ -47,6 +48,20 @@ pub fn ttmetal_type_name(t: ElemType) -> &'static str {
         ElemType::I8 => "int8",
         ElemType::U8 => "uint8",
         other => other.ir_name(),
+    }
+}
+
+/// The tt-metal `DataFormat` a kernel's circular buffer holds for `t` under `Abi::TtMetal`.
+pub fn ttmetal_format(t: ElemType) -> &'static str {
+    match t {
+        ElemType::F32 => "Float32 (unpacked to Dst)",
+        ElemType::BF16 => "Float16_b",
+        ElemType::I32 => "Int32 (unpacked to Dst)",
+        ElemType::U32 => "UInt32 (unpacked to Dst)",
+        ElemType::U16 => "UInt16",
+        ElemType::U8 => "UInt8",
+        ElemType::I8 => "UInt8 (raw Int8 bytes, as tt-metal declares Int8 buffers)",
+        _ => "none (not carried)",
     }
 }
 
@@ -193,8 +208,10 @@ fn file_comment(arch: Arch) -> String {
          //     stores use {store_am} (Dst += 2, one SFPU row){wh_note};\n\
          //     _llk_math_eltwise_unary_sfpu_params_ points the Dst base at each face and calls\n\
          //     calculate_<name><APPROX, 8>() once per 8-row face (ITERATIONS counts SFPU rows).\n\
-         //   * Dst holds 32-bit datums (fp32 dest accumulation); loads and stores move them raw\n\
-         //     (InstrModLoadStore::INT32). Each kernel's comment gives the datum form it reads and writes.\n\
+         //   * Dst holds 32-bit datums (fp32 dest accumulation); loads move them raw\n\
+         //     (InstrModLoadStore::INT32), stores too except a tt-metal UInt16 result (Mod0 9, tt-metal's\n\
+         //     SFPSTORE_MODE_SWAP_HI_LO16: the packer reads UInt16 from the high half). Each kernel's\n\
+         //     comment gives its I/O contract, the datum form it reads and writes, and the CB formats.\n\
          //   * init_<name><APPROX>() runs once before the first calculate_<name>(); the LRegs it\n\
          //     writes (listed per kernel) must hold their values until the last calculate_<name>().\n",
         arch = super::asm::arch_name(arch),
@@ -248,10 +265,18 @@ fn kernel(s: &mut String, k: &TensixKernel, name: &str) {
         s.push_str(&super::asm::RELAXED_NOTE.replacen(';', "//", 1));
     }
     s.push_str(&format!(
-        "// src datum: {}; dst datum: {}\n",
+        "// I/O contract {}: src datum: {}; dst datum: {}\n",
+        k.abi.name(),
         k.src_datum().describe(),
         k.dst_datum().describe()
     ));
+    if k.abi == Abi::TtMetal {
+        s.push_str(&format!(
+            "// tt-metal: input CB {}, output CB {}, fp32_dest_acc_en = true (32-bit Dst)\n",
+            ttmetal_format(k.combo.src),
+            ttmetal_format(k.combo.dst)
+        ));
+    }
     if let Some(v) = &k.vreg {
         s.push_str(&format!(
             "// vcvt: calculate_ converts one register at the current Dst base (no ITERATIONS loop: the\n\
