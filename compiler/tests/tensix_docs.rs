@@ -60,3 +60,40 @@ fn published_audit_shows_the_known_departures() {
     assert_eq!(audit("fp32_to_i32.plain", false).cycles_per_row, "13");
     assert_eq!(audit("i32_to_fp32.macro", false).cycles_per_row, "4");
 }
+
+/// `docs/tt-metal.md` must equal what the tt-metal pair table, the kernels and the reference
+/// render (witnesses are found by running both sides, not written down).
+#[test]
+fn generated_tt_metal_doc_is_up_to_date() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("docs")
+        .join("tt-metal.md");
+    let text = ptoc::lower::tensix::ttmetal::render_tt_metal_markdown();
+    if std::env::var_os("PTOC_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &text).expect("write docs/tt-metal.md");
+        return;
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == text,
+        "docs/tt-metal.md differs from the tt-metal table / kernels; regenerate with: \
+         PTOC_BLESS=1 cargo test --release -p ptoc --test tensix_docs"
+    );
+}
+
+/// The witness search is real: tt-metal's double-rounding int32 -> bf16 differs from ptoc's
+/// single rounding, and its exact uint16 -> fp32 does not.
+#[test]
+fn tt_metal_witnesses_are_found_by_running_both_sides() {
+    use ptoc::lower::tensix::ttmetal::{witness, TT_METAL_PAIRS};
+    let pair = |a: &str, b: &str| {
+        TT_METAL_PAIRS
+            .iter()
+            .find(|p| p.formats == (a, b))
+            .expect("pair")
+    };
+    let (x, tm, ours) = witness(pair("Int32", "Float16_b")).expect("double rounding differs");
+    assert_ne!(tm, ours, "{x:#x}");
+    assert_eq!(witness(pair("UInt16", "Float32")), None);
+}

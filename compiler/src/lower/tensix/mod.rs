@@ -31,6 +31,7 @@ pub mod prove;
 pub mod published;
 pub mod rules;
 pub mod schedule;
+pub mod ttmetal;
 pub mod vcvt;
 pub mod vprove;
 
