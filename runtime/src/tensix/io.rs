@@ -70,6 +70,21 @@ impl Abi {
         }
     }
 
+    /// The tt-metal `DataFormat` of the circular buffer that feeds or takes `elem` under
+    /// [`Abi::TtMetal`] (with fp32 dest accumulation).
+    pub fn tt_metal_cb_format(elem: ElemType) -> &'static str {
+        match elem {
+            ElemType::F32 => "Float32 (unpacked to Dst)",
+            ElemType::BF16 => "Float16_b",
+            ElemType::I32 => "Int32 (unpacked to Dst)",
+            ElemType::U32 => "UInt32 (unpacked to Dst)",
+            ElemType::U16 => "UInt16",
+            ElemType::U8 => "UInt8",
+            ElemType::I8 => "UInt8 (raw Int8 bytes, as tt-metal declares Int8 buffers)",
+            _ => "none (not carried)",
+        }
+    }
+
     /// The datum a kernel must leave for a result of type `elem`.
     pub fn dst_datum(self, elem: ElemType) -> Option<Datum> {
         match (self, elem) {

@@ -51,20 +51,6 @@ pub fn ttmetal_type_name(t: ElemType) -> &'static str {
     }
 }
 
-/// The tt-metal `DataFormat` a kernel's circular buffer holds for `t` under `Abi::TtMetal`.
-pub fn ttmetal_format(t: ElemType) -> &'static str {
-    match t {
-        ElemType::F32 => "Float32 (unpacked to Dst)",
-        ElemType::BF16 => "Float16_b",
-        ElemType::I32 => "Int32 (unpacked to Dst)",
-        ElemType::U32 => "UInt32 (unpacked to Dst)",
-        ElemType::U16 => "UInt16",
-        ElemType::U8 => "UInt8",
-        ElemType::I8 => "UInt8 (raw Int8 bytes, as tt-metal declares Int8 buffers)",
-        _ => "none (not carried)",
-    }
-}
-
 /// The C++ identifier of a kernel, in tt-metal's spelling plus rounding and saturation:
 /// `ptoc_typecast_fp32_to_int32_trunc_satoff`, `ptoc_vcvt_fp32_to_fp16_rint_satoff_even`.
 pub fn kernel_name(k: &TensixKernel) -> String {
@@ -273,8 +259,8 @@ fn kernel(s: &mut String, k: &TensixKernel, name: &str) {
     if k.abi == Abi::TtMetal {
         s.push_str(&format!(
             "// tt-metal: input CB {}, output CB {}, fp32_dest_acc_en = true (32-bit Dst)\n",
-            ttmetal_format(k.combo.src),
-            ttmetal_format(k.combo.dst)
+            Abi::tt_metal_cb_format(k.combo.src),
+            Abi::tt_metal_cb_format(k.combo.dst)
         ));
     }
     if let Some(v) = &k.vreg {
