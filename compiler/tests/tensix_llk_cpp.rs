@@ -37,7 +37,7 @@ use pto_runtime::tensix::sim::kernel::{run_kernel_batch, Kernel};
 use pto_runtime::tensix::sim::{SimConfig, LANES};
 use ptoc::lower::tensix::builder::Line;
 use ptoc::lower::tensix::emit::llk::{emit_file, init_lregs, kernel_name};
-use ptoc::lower::tensix::prove::{edge_inputs, kernel_sim_config};
+use ptoc::lower::tensix::prove::{kernel_sim_config, sample_inputs};
 use ptoc::lower::tensix::{lower_combo_for, Combo, TensixKernel};
 
 /// How a TT_OP macro places its arguments: the shift of each, in argument order.
@@ -350,17 +350,6 @@ fn program(ws: &[u32], arch: Arch) -> Program {
     )
 }
 
-/// The inputs of (b): every pattern for sources of ≤ 16 bits, else the edge list plus random.
-fn inputs(src: ElemType) -> Vec<u64> {
-    if src.value_bits() <= 16 {
-        return (0..1u64 << src.value_bits()).collect();
-    }
-    let mut v = edge_inputs(src);
-    let mut rng = fastrand::Rng::with_seed(0x11c0_de20);
-    v.extend((0..1 << 13).map(|_| u64::from(rng.u32(..))));
-    v
-}
-
 /// (b): the recorded words of `calc` (8 or 16 rows) run on the simulator after the recorded
 /// init, with unlisted LRegs clobbered, over 16-row blocks: rows below `rows` hold the
 /// reference result, the others are untouched. Returns the number of inputs checked.
@@ -383,7 +372,8 @@ fn run_recorded(k: &TensixKernel, macro_path: bool, rec: &BTreeMap<String, Vec<u
         allow_backdoor: macro_path,
         ..kernel_sim_config()
     };
-    let ins = inputs(k.combo.src);
+    // Every input for ≤ 16-bit sources, else the edge list plus random patterns.
+    let ins = sample_inputs(k.combo.src, 1 << 13, 0x11c0_de20);
     for (section, rows) in [("calc8", 8usize), ("calc16", 16)] {
         let mut body = clobber.clone();
         body.extend(program(&rec[section], arch).insns);

@@ -18,6 +18,23 @@ fn quick_proof(k: &ptoc::lower::tensix::TensixKernel) -> ptoc::lower::tensix::pr
     )
 }
 
+/// One failing proof, for the list a test prints.
+fn failure_line(
+    arch: Arch,
+    k: &ptoc::lower::tensix::TensixKernel,
+    rep: &ptoc::lower::tensix::prove::ProofReport,
+) -> String {
+    format!(
+        "{arch:?} {}: rule {}: {} mismatches of {}, error {:?}, first {:x?}",
+        k.combo.describe(),
+        k.rule,
+        rep.mismatches,
+        rep.inputs,
+        rep.error,
+        rep.first.first()
+    )
+}
+
 #[test]
 fn every_lowered_combination_is_proven_on_both_archs() {
     let opts = ProofOptions {
@@ -40,15 +57,7 @@ fn every_lowered_combination_is_proven_on_both_archs() {
                     if rep.passed() {
                         proven += 1;
                     } else {
-                        failures.push(format!(
-                            "{arch:?} {}: rule {}: {} mismatches of {}, error {:?}, first {:x?}",
-                            combo.describe(),
-                            k.rule,
-                            rep.mismatches,
-                            rep.inputs,
-                            rep.error,
-                            rep.first.first()
-                        ));
+                        failures.push(failure_line(arch, &k, &rep));
                     }
                 }
                 Err(LowerError::Internal { rule, message }) => {
@@ -290,15 +299,7 @@ fn every_tt_metal_combination_is_proven_on_both_archs() {
             if rep.passed() {
                 proven += 1;
             } else {
-                failures.push(format!(
-                    "{arch:?} {}: rule {}: {} mismatches of {}, error {:?}, first {:x?}",
-                    combo.describe(),
-                    k.rule,
-                    rep.mismatches,
-                    rep.inputs,
-                    rep.error,
-                    rep.first.first()
-                ));
+                failures.push(failure_line(arch, &k, &rep));
             }
         }
     }

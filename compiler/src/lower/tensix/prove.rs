@@ -387,6 +387,18 @@ fn simulate(k: &TensixKernel, words: &[u32], out: &mut [u32]) -> Result<(), Stri
 }
 
 /// The §9 edge list for a 32-bit source type (bit patterns; deduplicated, sorted).
+/// Every pattern of a source of ≤ 16 bits; else the edge list plus `random` patterns from a
+/// fixed `seed` (the sample the llk word test and the tt-metal witness search run).
+pub fn sample_inputs(src: ElemType, random: usize, seed: u64) -> Vec<u64> {
+    if src.value_bits() <= 16 {
+        return (0..1u64 << src.value_bits()).collect();
+    }
+    let mut v = edge_inputs(src);
+    let mut rng = fastrand::Rng::with_seed(seed);
+    v.extend((0..random).map(|_| u64::from(rng.u32(..))));
+    v
+}
+
 pub fn edge_inputs(src: ElemType) -> Vec<u64> {
     let mut v: Vec<u32> = Vec::new();
     // Float-shaped patterns: every exponent × mantissas that sit on, next to, and half-way

@@ -21,7 +21,7 @@ use pto_runtime::tensix::isa::Arch;
 
 use super::docs::{cycles_per_row, macro_cycles_per_row};
 use super::emit::llk::kernel_name;
-use super::prove::edge_inputs;
+use super::prove::sample_inputs;
 use super::{lower_combo_for, Combo};
 
 /// One pair of tt-metal's typecast dispatch and the ptoc combination that stands for it.
@@ -366,18 +366,6 @@ pub static TT_METAL_PAIRS: &[TtMetalPair] = &[
     },
 ];
 
-/// Inputs searched for a witness: every pattern of a ≤ 16-bit source, else the §9 edge list
-/// plus random patterns from a fixed seed.
-fn witness_inputs(src: ElemType) -> Vec<u64> {
-    if src.value_bits() <= 16 {
-        return (0..1u64 << src.value_bits()).collect();
-    }
-    let mut v = edge_inputs(src);
-    let mut rng = fastrand::Rng::with_seed(0x77_6d_65_74);
-    v.extend((0..1 << 16).map(|_| u64::from(rng.u32(..))));
-    v
-}
-
 /// The first input where tt-metal's (established) result and ptoc's differ, with both results.
 pub fn witness(p: &TtMetalPair) -> Option<(u64, u64, u64)> {
     let conv = Converter::new(p.combo.spec()).ok()?;
@@ -386,11 +374,13 @@ pub fn witness(p: &TtMetalPair) -> Option<(u64, u64, u64)> {
     } else {
         (1u64 << p.combo.dst.value_bits()) - 1
     };
-    witness_inputs(p.combo.src).into_iter().find_map(|x| {
-        let tm = (p.model)(x)? & mask;
-        let ours = conv.convert_bits(x) & mask;
-        (tm != ours).then_some((x, tm, ours))
-    })
+    sample_inputs(p.combo.src, 1 << 16, 0x77_6d_65_74)
+        .into_iter()
+        .find_map(|x| {
+            let tm = (p.model)(x)? & mask;
+            let ours = conv.convert_bits(x) & mask;
+            (tm != ours).then_some((x, tm, ours))
+        })
 }
 
 fn hex(ty: ElemType, v: u64) -> String {
