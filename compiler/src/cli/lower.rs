@@ -70,7 +70,8 @@ pub enum EmitArg {
     Asm,
     /// tt-llk style C++ (`TTI_*` macros).
     Llk,
-    /// SFPI C++ where the sequence maps to it, else llk with a comment saying why.
+    /// The llk header, under a comment saying why ptoc writes TTI_* words rather than SFPI (the SFPI
+    /// compiler's output would not be the proven artifact).
     Sfpi,
 }
 
@@ -217,6 +218,8 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     } else if args.emit == EmitArg::Llk {
         // One header for every kernel: tt-llk code includes it once.
         emit::llk::emit_file(&kernels)
+    } else if args.emit == EmitArg::Sfpi {
+        emit::sfpi::emit_file(&kernels)
     } else {
         let n = kernels.len();
         let mut s = String::new();
@@ -224,11 +227,7 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
             if n > 1 {
                 s.push_str(&format!("; ----- kernel {} of {n}\n", i + 1));
             }
-            s.push_str(&match args.emit {
-                EmitArg::Asm => emit::asm::emit(k, args.plain),
-                EmitArg::Llk => emit::llk::emit(k),
-                EmitArg::Sfpi => emit::sfpi::emit(k),
-            });
+            s.push_str(&emit::asm::emit(k, args.plain));
         }
         if n == 0 {
             s.push_str("; no pto.tcvt or pto.vcvt to lower\n");
