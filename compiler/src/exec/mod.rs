@@ -17,6 +17,7 @@
 //! [`ExecError::is_usage`] tells the CLI which exit status (2 usage/I/O, 1 semantic) to use.
 
 pub mod dataio;
+pub mod defaults;
 pub mod diff;
 pub mod display;
 pub mod npy_header;

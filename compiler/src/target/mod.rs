@@ -10,6 +10,8 @@
 //!   diagnostics it implies) and the tmp role, a generic interpreter of the profile data shared
 //!   by the verifier and the interpreter;
 //! - `vcvt`: the §6.3 contract (52 pairs) and its attribute defaults;
+//! - `toolchain`: what an omitted `satmode` / `NONE` mode mean per toolchain (pto-isa, PTOAS
+//!   0.61, PTOAS 0.63), the `--defaults` choice;
 //! - `docs`: the markdown under `docs/rules/`, generated from the data above.
 //!
 //! Invariant: the tables are pure functions of profile and `pto_runtime::ElemType` (modes are
@@ -21,6 +23,7 @@ pub mod profiles;
 pub mod resolve;
 pub mod semantics_docs;
 pub mod tcvt;
+pub mod toolchain;
 pub mod vcvt;
 
 use std::fmt;
