@@ -17,7 +17,6 @@
 //! (`source` module doc).
 
 mod directives;
-mod lines;
 mod source;
 
 use std::ops::Range;
@@ -28,8 +27,8 @@ use crate::front::InputFormat;
 use crate::ir::Module;
 use crate::target::Profile;
 
+pub use crate::diag::lines::{LazyLines, LineIndex};
 pub use directives::{find_directives, match_directives, Directive};
-pub use lines::{LazyLines, LineIndex};
 pub use source::{NotUtf8, SourceText, MAP_MIN};
 
 /// Which profile(s) to verify against.
@@ -543,6 +542,17 @@ mod tests {
         assert_eq!(texts(t, true), vec![t]);
         // Marker at the very start and at the very end without newline.
         assert_eq!(texts("// -----\nx\n// -----", true), vec!["", "x\n", ""]);
+    }
+
+    /// The escaped bytes of undecodable input are what the renderer underlines.
+    #[test]
+    fn invalid_utf8_underlines_the_escaped_bytes() {
+        let d = Diagnostic::new(Code::InvalidUtf8, LexError::InvalidUtf8, Span::new(3, 4));
+        let shown = display_text(b"mod\xFF\xFEx\n");
+        assert_eq!(shown, "mod\\xFF\\xFEx");
+        let out = crate::diag::render::render_human(&[d], "b.bin", &shown, false);
+        assert!(out.contains("1 │ mod\\xFF\\xFEx"), "{out}");
+        assert!(out.contains("──┬─"), "{out}");
     }
 
     /// `check_owned` moves the text and agrees with `check_file`, decodable or not.

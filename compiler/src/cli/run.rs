@@ -35,7 +35,7 @@ use super::args::{self, ErrorFormat, FormatArg, TargetArg};
 use super::verify::{all_diagnostics, display_text};
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
-use crate::diag::{DiagKind, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::driver::{self, LineIndex, Options, TargetChoice};
 use crate::interp::{self, InterpError, Interpreter, Param, ParamKind, Produced, RunResult};
 use crate::ir::{Module, OpKind};
@@ -406,5 +406,5 @@ fn differences(
 
 /// An interpreter error as a diagnostic with its code and span.
 fn diagnostic(e: &InterpError) -> Diagnostic {
-    Diagnostic::new(e.code(), DiagKind::Interp(e.kind.clone()), e.span).with_severity(e.severity())
+    Diagnostic::new(e.code(), e.kind.clone(), e.span).with_severity(e.severity())
 }

@@ -193,6 +193,13 @@ pub enum ParseError {
     AsmFuncPlacement,
 }
 
+/// Errors of the parser are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<ParseError> for crate::diag::DiagKind {
+    fn from(e: ParseError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""

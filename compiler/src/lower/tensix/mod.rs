@@ -169,6 +169,13 @@ pub enum LowerError {
     },
 }
 
+/// Errors of the Tensix lowering are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<LowerError> for crate::diag::DiagKind {
+    fn from(e: LowerError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 impl LowerError {
     /// The stable diagnostic code.
     pub fn code(&self) -> crate::diag::Code {

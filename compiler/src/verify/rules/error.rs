@@ -177,6 +177,13 @@ pub enum RuleError {
     RoundingHybridUnsupported,
 }
 
+/// Errors of the tcvt/vcvt rules are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<RuleError> for crate::diag::DiagKind {
+    fn from(e: RuleError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 impl RuleError {
     pub fn code(&self) -> Code {
         use RuleError::*;
