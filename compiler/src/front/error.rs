@@ -36,6 +36,11 @@ pub enum ParseError {
     ResultNumberSpacing { name: String, number: String },
     #[error("result number not allowed in a definition")]
     ResultNumberInDefinition,
+    /// A word that cannot start a statement after the trailing `loc(...)` of an opaque op:
+    /// without the `loc` it would continue that op, so `fmt` (which drops locations) would
+    /// change the program.
+    #[error("'{}' cannot follow the trailing location of '{}': a location ends its operation, and an operation name needs a dialect prefix", Echo(word), Echo(op))]
+    AfterTrailingLoc { op: String, word: String },
     #[error("'{}' defines {defined} result{} but {given} name{} given", Echo(op), plural(*defined), if *given == 1 { " was" } else { "s were" })]
     ResultCountMismatch {
         op: String,
@@ -216,7 +221,8 @@ impl ParseError {
             | E::MissingElemType { .. }
             | E::HexDims { .. }
             | E::LegacyKeyOrder { .. }
-            | E::ResultNumberInDefinition => Code::Syntax,
+            | E::ResultNumberInDefinition
+            | E::AfterTrailingLoc { .. } => Code::Syntax,
             E::IntegerOutOfRange => Code::IntegerOutOfRange,
             E::ResultNumberSpacing { .. } => Code::ResultNumberSpacing,
             E::ResultCountMismatch { .. } => Code::ResultCountMismatch,
