@@ -210,7 +210,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Drop `rmode` or write the forced mode, so the text says what runs.",
         ),
         TcvtOddUnsupported => E(
-            "ODD (round to odd) is honoured only where the target offers it: on a2a3 and a5 only for f32 -> f16; on cpu for every pair except destinations f8E4M3FN, fp4x2 and hif8. Elsewhere the pair's default mode is used.",
+            "ODD (round to odd) is honoured only where the target offers it: on a2a3 and a5 only for f32 -> f16; on cpu for every pair except destinations f8E4M3FN, fp4x2 and hif8. Elsewhere the pair's default mode is used (by `verify`, `run` and `cast` alike); on cpu without this warning where the conversion is exact and the mode has no effect (s4x2 or fp4 -> f8E4M3FN).",
             "// cpu (the default profile)\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf8E4M3FN>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode ODD>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf8E4M3FN>)\n  return\n}",
             "Use another rounding mode, or remove `rmode` to get the default.",
         ),

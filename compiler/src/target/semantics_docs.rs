@@ -200,18 +200,20 @@ fn profiles_table() -> String {
             .collect::<Vec<_>>()
             .join("; ")
     });
-    row(&mut o, "ODD honoured", &|p| match p.rules().odd_ok {
+    row(&mut o, "ODD honoured", &|p| {
+        match p.rules().odd_ok {
         OddRule::Only(ps) => format!(
             "only {} (elsewhere: per-pair default, W0202)",
             PairSet::Pairs(ps).describe()
         ),
         OddRule::ExceptInto(ds) => format!(
-            "everywhere except into {} (there: per-pair default, W0202)",
+            "everywhere except into {} (there: per-pair default, W0202; silently where the mode has no numeric effect)",
             ds.iter()
                 .map(|d| d.ir_name())
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
     });
     row(&mut o, "`sat` omitted", &|p| {
         let d = p.rules().sat_default;

@@ -239,10 +239,13 @@ pub fn default_mode(src: ElemType, dst: ElemType) -> RoundMode {
 /// Whether ODD is honoured for the pair on the profile (§3.3, §3.7 `odd_ok`): the profile's
 /// [`OddRule`](super::profiles::OddRule).
 pub fn odd_ok(profile: Profile, src: ElemType, dst: ElemType) -> bool {
-    profile
-        .rules()
-        .odd_ok
-        .allows(src, dst, pair_class(src, dst))
+    profile.rules().odd_ok.allows(src, dst)
+}
+
+/// Whether ODD falls back to the per-pair default without `tcvt-odd-unsupported` on a pair
+/// where it is not honoured (cpu: the pairs where the mode has no numeric effect).
+pub fn odd_fallback_silent(profile: Profile, src: ElemType, dst: ElemType) -> bool {
+    profile.rules().odd_ok.silent_fallback(pair_class(src, dst))
 }
 
 /// The saturation used when `satmode` is omitted (§3.4): the profile's
@@ -422,6 +425,12 @@ mod tests {
         assert!(!odd_ok(Profile::Cpu, F32, E4M3));
         assert!(!odd_ok(Profile::Cpu, BF16, E2M1));
         assert!(odd_ok(Profile::Cpu, F16, F32));
+        // Exact pairs into E4M3FN: not honoured (the runtime has no ODD there), but silent.
+        assert!(!odd_ok(Profile::Cpu, S4x2, E4M3));
+        assert!(odd_fallback_silent(Profile::Cpu, S4x2, E4M3));
+        assert!(odd_fallback_silent(Profile::Cpu, E2M1, E4M3));
+        assert!(!odd_fallback_silent(Profile::Cpu, I8, E4M3));
+        assert!(!odd_fallback_silent(Profile::A5, F16, F32));
         assert_eq!(default_sat(Profile::Cpu, F16, I8), Sat::Off);
         assert_eq!(default_sat(Profile::A2a3, F16, I8), Sat::Off);
         assert_eq!(default_sat(Profile::A5, F32, F16), Sat::On);
