@@ -15,6 +15,10 @@
 //! A large regular file is mapped instead ([`SourceText::map_checked`], [`check_source`]): the
 //! UTF-8 check and the parser give its pages back behind them, so it does not stay resident
 //! (`source` module doc).
+//!
+//! Reporting: [`ChunkResult::shown_diagnostics`] caps a chunk's verification diagnostics as the
+//! parser caps its errors ([`cap_shown`]); the results themselves keep every diagnostic (the
+//! directive matcher needs them all).
 
 mod directives;
 mod source;
@@ -94,6 +98,16 @@ impl ChunkResult {
         self.verified.iter().find(|r| r.profile == want)
     }
 
+    /// [`Self::diagnostics`] as reported: the primary profile's verification capped by
+    /// [`cap_shown`] (the parser caps its own).
+    pub fn shown_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = self.parse_diagnostics.clone();
+        if let Some(p) = self.primary() {
+            out.extend(cap_shown(p.diagnostics.clone()));
+        }
+        out
+    }
+
     /// Parse diagnostics followed by the primary profile's diagnostics.
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.parse_diagnostics.iter().chain(
@@ -122,6 +136,102 @@ impl FileResult {
                 .iter()
                 .any(|c| c.diagnostics().any(|d| d.is_error()))
     }
+}
+
+/// How many errors of one chunk's verification on one profile are shown (as the parser stops
+/// after 50 errors, E0016); the rest are counted ([`cap_shown`]).
+pub const MAX_SHOWN_ERRORS: usize = 50;
+/// How many diagnostics of any severity of one chunk's verification are shown.
+pub const MAX_SHOWN: usize = 100;
+
+/// The diagnostics [`cap_shown`] leaves out, counted by severity (E0016 `too-many-errors`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("too many diagnostics; {} of this chunk not shown", not_shown(*errors, *warnings, *notes))]
+pub struct NotShown {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+fn not_shown(errors: usize, warnings: usize, notes: usize) -> String {
+    let parts: Vec<String> = [(errors, "error"), (warnings, "warning"), (notes, "note")]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, what)| format!("{n} more {what}{}", if n == 1 { "" } else { "s" }))
+        .collect();
+    match parts.as_slice() {
+        [] => "nothing".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The capped count is a diagnostic of the driver's own.
+impl From<NotShown> for crate::diag::DiagKind {
+    fn from(e: NotShown) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
+/// `diags` (one chunk's verification on one profile) as shown: by position, until
+/// [`MAX_SHOWN_ERRORS`] errors or [`MAX_SHOWN`] diagnostics are shown (notes on the span of the
+/// last one shown stay with it), then one E0016 [`NotShown`] at the first one left out, counting
+/// the rest; an error if any of them is, else a warning or note. Rule diagnostics repeat per op,
+/// so a file of 1,000 bad lines gives a bounded report. `--verify-diagnostics` matches the
+/// whole list, never this.
+pub fn cap_shown(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    crate::diag::sort_by_position(&mut diags);
+    let refs: Vec<&Diagnostic> = diags.iter().collect();
+    let Some((cut, counted)) = shown_cut(&refs) else {
+        return diags;
+    };
+    diags.truncate(cut);
+    diags.push(counted);
+    diags
+}
+
+/// [`cap_shown`] over borrowed diagnostics already sorted by position: truncates `diags` and
+/// returns the [`NotShown`] diagnostic, if any were left out.
+pub fn cap_shown_refs(diags: &mut Vec<&Diagnostic>) -> Option<Diagnostic> {
+    let (cut, counted) = shown_cut(diags)?;
+    diags.truncate(cut);
+    Some(counted)
+}
+
+/// Where [`cap_shown`] cuts sorted `diags`, and the diagnostic counting the rest.
+fn shown_cut(diags: &[&Diagnostic]) -> Option<(usize, Diagnostic)> {
+    use crate::diag::Severity;
+    let mut errors = 0;
+    let mut cut = None;
+    for (i, d) in diags.iter().enumerate() {
+        let with_last = i > 0
+            && d.severity == Severity::Note
+            && diags.get(i - 1).is_some_and(|p| p.span == d.span);
+        if (errors >= MAX_SHOWN_ERRORS || i >= MAX_SHOWN) && !with_last {
+            cut = Some(i);
+            break;
+        }
+        errors += usize::from(d.is_error());
+    }
+    let cut = cut?;
+    let rest = diags.get(cut..).unwrap_or(&[]);
+    let count = |sev: Severity| rest.iter().filter(|d| d.severity == sev).count();
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let counted = NotShown {
+        errors,
+        warnings,
+        notes: rest.len() - errors - warnings,
+    };
+    let severity = if errors > 0 {
+        Severity::Error
+    } else if warnings > 0 {
+        Severity::Warning
+    } else {
+        Severity::Note
+    };
+    let span = rest.first().map_or(Span::default(), |d| d.span);
+    let d = Diagnostic::new(Code::TooManyErrors, counted, span).with_severity(severity);
+    Some((cut, d))
 }
 
 /// The profile of `TargetChoice::Auto` for `module` (D-6): its `pto.target_arch` when that is a

@@ -1,7 +1,8 @@
 //! `ptoc verify`: runs the driver and reports in one of three ways: rendered diagnostics (human
 //! on stderr or JSON on stdout), the `--target all` summary on stdout (human lines, or one JSON
 //! object with `--error-format json`), or the outcome of `--verify-diagnostics` (only failures
-//! are rendered).
+//! are rendered). Each chunk's verification diagnostics are capped when reported
+//! (`driver::cap_shown`: 50 errors or 100 diagnostics, then one E0016 counting the rest).
 
 use std::borrow::Cow;
 
@@ -108,11 +109,11 @@ pub(super) fn display_text<'f>(file: &'f FileResult, bytes: &'f [u8]) -> Cow<'f,
 }
 
 /// Every diagnostic of a run that counts: file-level, then each chunk's parse diagnostics and
-/// its primary profile's diagnostics, sorted by position.
+/// its primary profile's diagnostics (capped: `driver::cap_shown`), sorted by position.
 pub(super) fn all_diagnostics(file: &FileResult) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = file.file_diagnostics.clone();
     for chunk in &file.chunks {
-        diags.extend(chunk.diagnostics().cloned());
+        diags.extend(chunk.shown_diagnostics());
     }
     sort_by_position(&mut diags);
     diags
@@ -143,11 +144,19 @@ fn emit(
 struct ProfileOutcome<'f> {
     profile: Profile,
     diagnostics: Vec<&'f Diagnostic>,
+    /// The count of those left out (`driver::cap_shown`), shown last.
+    not_shown: Option<Diagnostic>,
 }
 
 impl ProfileOutcome<'_> {
     fn accepted(&self) -> bool {
-        !self.diagnostics.iter().any(|d| d.is_error())
+        !self.shown().any(|d| d.is_error())
+    }
+    fn shown(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .copied()
+            .chain(self.not_shown.as_ref())
     }
 }
 
@@ -161,6 +170,7 @@ fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
             .map(|profile| ProfileOutcome {
                 profile,
                 diagnostics: diagnostics.clone(),
+                not_shown: None,
             })
             .collect()];
     }
@@ -169,9 +179,14 @@ fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
         .map(|chunk| {
             Profile::ALL
                 .into_iter()
-                .map(|profile| ProfileOutcome {
-                    profile,
-                    diagnostics: chunk_diagnostics(file, chunk, profile),
+                .map(|profile| {
+                    let mut diagnostics = chunk_diagnostics(file, chunk, profile);
+                    let not_shown = driver::cap_shown_refs(&mut diagnostics);
+                    ProfileOutcome {
+                        profile,
+                        diagnostics,
+                        not_shown,
+                    }
                 })
                 .collect()
         })
@@ -204,7 +219,7 @@ pub(super) fn summary(
         for p in chunk {
             let verdict = if p.accepted() { "accepted" } else { "rejected" };
             out.push_str(&format!("{}: {verdict}\n", p.profile.as_str()));
-            for d in p.diagnostics.iter().filter(|d| d.is_error()) {
+            for d in p.shown().filter(|d| d.is_error()) {
                 let (line, col) = index.line_col(d.span.start);
                 out.push_str(&format!(
                     "  error[{}] {name}:{line}:{col}: {}\n",
@@ -236,7 +251,7 @@ pub(super) fn summary_json(
                     json!({
                         "profile": p.profile.as_str(),
                         "accepted": p.accepted(),
-                        "diagnostics": p.diagnostics.iter()
+                        "diagnostics": p.shown()
                             .map(|d| diagnostic_json(d, name, index))
                             .collect::<Vec<_>>(),
                     })

@@ -57,7 +57,7 @@ codes! {
     InvalidType = ("E0013", "invalid-type", Error, "a type is unknown or one of its parameters is out of its domain");
     InvalidAttributeValue = ("E0014", "invalid-attribute-value", Error, "an attribute has a value of the wrong kind or an unknown enumerant");
     OpForm = ("E0015", "op-form", Error, "an operation's operands, results or attribute placement do not fit its form");
-    TooManyErrors = ("E0016", "too-many-errors", Error, "parsing stopped after 50 errors in one chunk");
+    TooManyErrors = ("E0016", "too-many-errors", Error, "parsing stopped after 50 errors in one chunk, or the rest of a chunk's verification diagnostics (after 50 errors or 100 in all) are counted, not shown");
     UndefinedAlias = ("E0017", "undefined-alias", Error, "a type or attribute alias is used but not defined before the use (or a location alias is used as an attribute)");
     AliasDefinition = ("E0018", "alias-definition", Error, "an alias definition is misplaced (not at the top level), redefines a name, has a dotted name, or refers to itself");
     // --- structure (checked before any target rule) ---

@@ -105,7 +105,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Write the form as the grammar gives it: `%y = pto.tcvt %src[, %tmp] {attrs} : S[, T] -> D`, or `pto.tcvt ins(%src[, %tmp] {attrs} : S[, T]) outs(%dst : D)`.",
         ),
         TooManyErrors => E(
-            "After 50 errors in one chunk the parser stops, to keep the report readable.",
+            "After 50 errors in one chunk the parser stops, to keep the report readable. The verifier's diagnostics of a chunk are capped the same way when reported: after the first 50 errors (or 100 diagnostics of any severity) one E0016 counts the rest by severity (`950 more errors of this chunk not shown`), in text, JSON and `--target all`; it is a warning when only warnings were left out. `--verify-diagnostics` matches every diagnostic.",
             "// a file of 60 copies of the next line (each one a syntax error)\n%x = = =",
             "Fix the first errors and run again; later errors are often consequences of earlier ones.",
         ),

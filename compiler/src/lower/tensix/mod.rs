@@ -393,7 +393,7 @@ pub fn lower_file(
     out.diagnostics
         .extend(file.file_diagnostics.iter().cloned());
     for chunk in &file.chunks {
-        out.diagnostics.extend(chunk.diagnostics().cloned());
+        out.diagnostics.extend(chunk.shown_diagnostics());
         let chunk_failed = chunk.diagnostics().any(|d| d.is_error());
         let (false, Some(module)) = (chunk_failed, &chunk.module) else {
             continue;
