@@ -55,6 +55,9 @@ pub struct Options {
     /// `--strict-ops`: a custom form of an unknown op is an error (E0008), not an opaque
     /// statement.
     pub strict_ops: bool,
+    /// `--pto-level` (PTOAS's build level): at level3 memory planning is skipped and implicit
+    /// tcvt tmps must be written (E0211, `verify::rules::check_plan_memory_skipped`).
+    pub pto_level: crate::target::PtoLevel,
 }
 
 /// Verification of one chunk against one profile.
@@ -99,11 +102,11 @@ impl ChunkResult {
     }
 
     /// [`Self::diagnostics`] as reported: the primary profile's verification capped by
-    /// [`cap_shown`] (the parser caps its own).
-    pub fn shown_diagnostics(&self) -> Vec<Diagnostic> {
+    /// [`cap_shown`] at `limit` (`None`: all; the parser caps its own).
+    pub fn shown_diagnostics(&self, limit: Option<ShownLimit>) -> Vec<Diagnostic> {
         let mut out = self.parse_diagnostics.clone();
         if let Some(p) = self.primary() {
-            out.extend(cap_shown(p.diagnostics.clone()));
+            out.extend(cap_shown(p.diagnostics.clone(), limit));
         }
         out
     }
@@ -138,11 +141,34 @@ impl FileResult {
     }
 }
 
-/// How many errors of one chunk's verification on one profile are shown (as the parser stops
-/// after 50 errors, E0016); the rest are counted ([`cap_shown`]).
-pub const MAX_SHOWN_ERRORS: usize = 50;
-/// How many diagnostics of any severity of one chunk's verification are shown.
-pub const MAX_SHOWN: usize = 100;
+/// How many of one chunk's verification diagnostics on one profile are shown ([`cap_shown`]);
+/// the rest are counted. `verify --error-limit N` sets it (0: no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShownLimit {
+    /// Errors shown (as the parser stops after 50 errors, E0016).
+    pub errors: usize,
+    /// Diagnostics of any severity shown.
+    pub total: usize,
+}
+
+impl Default for ShownLimit {
+    fn default() -> Self {
+        ShownLimit::from_error_limit(50).unwrap_or(ShownLimit {
+            errors: 50,
+            total: 100,
+        })
+    }
+}
+
+impl ShownLimit {
+    /// `N` errors and `2N` diagnostics in all; `None` (no limit) for 0.
+    pub fn from_error_limit(n: usize) -> Option<ShownLimit> {
+        (n > 0).then(|| ShownLimit {
+            errors: n,
+            total: n.saturating_mul(2),
+        })
+    }
+}
 
 /// The diagnostics [`cap_shown`] leaves out, counted by severity (E0016 `too-many-errors`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -173,16 +199,16 @@ impl From<NotShown> for crate::diag::DiagKind {
     }
 }
 
-/// `diags` (one chunk's verification on one profile) as shown: by position, until
-/// [`MAX_SHOWN_ERRORS`] errors or [`MAX_SHOWN`] diagnostics are shown (notes on the span of the
+/// `diags` (one chunk's verification on one profile) as shown: by position, until `limit`'s
+/// errors or diagnostics in all are shown (`None`: every one) (notes on the span of the
 /// last one shown stay with it), then one E0016 [`NotShown`] at the first one left out, counting
 /// the rest; an error if any of them is, else a warning or note. Rule diagnostics repeat per op,
 /// so a file of 1,000 bad lines gives a bounded report. `--verify-diagnostics` matches the
 /// whole list, never this.
-pub fn cap_shown(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub fn cap_shown(mut diags: Vec<Diagnostic>, limit: Option<ShownLimit>) -> Vec<Diagnostic> {
     crate::diag::sort_by_position(&mut diags);
     let refs: Vec<&Diagnostic> = diags.iter().collect();
-    let Some((cut, counted)) = shown_cut(&refs) else {
+    let Some((cut, counted)) = shown_cut(&refs, limit) else {
         return diags;
     };
     diags.truncate(cut);
@@ -192,22 +218,26 @@ pub fn cap_shown(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 
 /// [`cap_shown`] over borrowed diagnostics already sorted by position: truncates `diags` and
 /// returns the [`NotShown`] diagnostic, if any were left out.
-pub fn cap_shown_refs(diags: &mut Vec<&Diagnostic>) -> Option<Diagnostic> {
-    let (cut, counted) = shown_cut(diags)?;
+pub fn cap_shown_refs(
+    diags: &mut Vec<&Diagnostic>,
+    limit: Option<ShownLimit>,
+) -> Option<Diagnostic> {
+    let (cut, counted) = shown_cut(diags, limit)?;
     diags.truncate(cut);
     Some(counted)
 }
 
 /// Where [`cap_shown`] cuts sorted `diags`, and the diagnostic counting the rest.
-fn shown_cut(diags: &[&Diagnostic]) -> Option<(usize, Diagnostic)> {
+fn shown_cut(diags: &[&Diagnostic], limit: Option<ShownLimit>) -> Option<(usize, Diagnostic)> {
     use crate::diag::Severity;
+    let limit = limit?;
     let mut errors = 0;
     let mut cut = None;
     for (i, d) in diags.iter().enumerate() {
         let with_last = i > 0
             && d.severity == Severity::Note
             && diags.get(i - 1).is_some_and(|p| p.span == d.span);
-        if (errors >= MAX_SHOWN_ERRORS || i >= MAX_SHOWN) && !with_last {
+        if (errors >= limit.errors || i >= limit.total) && !with_last {
             cut = Some(i);
             break;
         }
@@ -269,7 +299,8 @@ pub fn profile_of_op(choice: TargetChoice, module: &Module, op: crate::ir::OpId)
 
 /// D-6 (revised): an unknown `pto.target_arch` string, in any module of the chunk, is a warning
 /// naming the profile used instead: the CLI target, else cpu (`--target all` verifies every
-/// profile; its primary one is cpu). Non-string values are a parse error (E0201).
+/// profile; its primary one is cpu). Non-string values are a parse error (E0201). An alias
+/// (`a6`, verified as a5) gets a note (N0206).
 pub fn target_arch_warnings(module: &Module, choice: TargetChoice) -> Vec<Diagnostic> {
     let using = match choice {
         TargetChoice::Profile(p) => p,
@@ -289,6 +320,16 @@ pub fn target_arch_warnings(module: &Module, choice: TargetChoice) -> Vec<Diagno
                     span,
                 ))
             }
+            crate::ir::Attr::Str(arch) => Profile::arch_alias_of(arch).map(|p| {
+                Diagnostic::new(
+                    Code::TargetArchAlias,
+                    crate::front::error::ParseError::TargetArchAlias {
+                        value: arch.to_string(),
+                        profile: p.as_str().to_string(),
+                    },
+                    span,
+                )
+            }),
             _ => None,
         })
         .collect()
@@ -502,6 +543,21 @@ fn check_chunk(
                 })
                 .collect(),
         };
+        if !opts.pto_level.plans_memory() {
+            for r in &mut result.verified {
+                let profile = r.profile;
+                let profile_of = |op| match opts.target {
+                    TargetChoice::Auto => profile_of_op(TargetChoice::Auto, module, op),
+                    _ => profile,
+                };
+                crate::verify::rules::check_plan_memory_skipped(
+                    module,
+                    &profile_of,
+                    &Default::default(),
+                    &mut r.diagnostics,
+                );
+            }
+        }
     }
     result
 }
@@ -674,6 +730,7 @@ mod tests {
             format: InputFormat::Pto,
             parse_only: false,
             strict_ops: false,
+            pto_level: Default::default(),
         };
         for input in [
             &b"module {}\n// -----\nmodule { %x = }\n"[..],
@@ -709,6 +766,7 @@ mod tests {
                 format: InputFormat::Pto,
                 parse_only: false,
                 strict_ops: false,
+                pto_level: Default::default(),
             },
         );
         assert!(r.chunks.is_empty());

@@ -111,12 +111,15 @@ fn cast(args: &CastArgs, io: &mut Io<'_>) -> Result<(), ExecError> {
         SatArg::On => Sat::On,
         SatArg::Off => Sat::Off,
     });
+    if let Some(note) = args.target.alias_note() {
+        io.err(&note);
+    }
     let all = args.target == TargetArg::All;
     let profiles: Vec<Profile> = match args.target {
         TargetArg::All => crate::target::tcvt::profiles_supporting(src, dst),
         TargetArg::Cpu => vec![Profile::Cpu],
         TargetArg::A2a3 | TargetArg::A2 | TargetArg::A3 => vec![Profile::A2a3],
-        TargetArg::A5 => vec![Profile::A5],
+        TargetArg::A5 | TargetArg::A6 => vec![Profile::A5],
     };
 
     // Resolve first: a rejected pair fails before any large file is read.

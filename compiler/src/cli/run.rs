@@ -83,12 +83,16 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         return EXIT_USAGE;
     };
     let choice = a.target.map_or(TargetChoice::Auto, |t| t.choice());
+    if let Some(note) = a.target.and_then(|t| t.alias_note()) {
+        io.err(&note);
+    }
     let opts = Options {
         target: choice,
         split_input: false,
         format,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let file = driver::check_file(&bytes, &opts);
     let shown = display_text(&file, &bytes);
@@ -111,12 +115,12 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
     let chunk = match file.chunks.first() {
         Some(c) if !c.parse_failed() && file.file_diagnostics.is_empty() => c,
         _ => {
-            render(&all_diagnostics(&file), io);
+            render(&all_diagnostics(&file, Some(Default::default())), io);
             return EXIT_ERRORS;
         }
     };
     let Some(module) = chunk.module.as_ref() else {
-        render(&all_diagnostics(&file), io);
+        render(&all_diagnostics(&file, Some(Default::default())), io);
         return EXIT_ERRORS;
     };
 
@@ -129,7 +133,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             continue;
         }
         if choice != TargetChoice::All {
-            render(&all_diagnostics(&file), io);
+            render(&all_diagnostics(&file, Some(Default::default())), io);
             return EXIT_ERRORS;
         }
         let mut text = format!("{}: rejected\n", r.profile);
@@ -141,7 +145,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
     if choice != TargetChoice::All {
         // Warnings change what runs (e.g. an ignored satmode OFF): show them as verify does.
         // Notes are informational and stay quiet.
-        let warnings: Vec<Diagnostic> = all_diagnostics(&file)
+        let warnings: Vec<Diagnostic> = all_diagnostics(&file, Some(Default::default()))
             .into_iter()
             .filter(|d| d.severity == Severity::Warning)
             .collect();

@@ -2,7 +2,8 @@
 //! on stderr or JSON on stdout), the `--target all` summary on stdout (human lines, or one JSON
 //! object with `--error-format json`), or the outcome of `--verify-diagnostics` (only failures
 //! are rendered). Each chunk's verification diagnostics are capped when reported
-//! (`driver::cap_shown`: 50 errors or 100 diagnostics, then one E0016 counting the rest).
+//! (`driver::cap_shown`: `--error-limit` errors, default 50, or twice that many diagnostics, then
+//! one E0016 counting the rest; `--error-limit 0` shows all).
 
 use std::borrow::Cow;
 
@@ -22,12 +23,16 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         return EXIT_USAGE;
     };
     let target = a.target.map_or(TargetChoice::Auto, |t| t.choice());
+    if let Some(note) = a.target.and_then(|t| t.alias_note()) {
+        io.err(&note);
+    }
     let opts = Options {
         target,
         split_input: a.split_input_file,
         format,
         parse_only: false,
         strict_ops: a.strict_ops,
+        pto_level: a.pto_level.map(|l| l.level()).unwrap_or_default(),
     };
     // The text moves into `file.text` (read once, or mapped): a large input is held once.
     let (file, undecodable) = check_input(input, &opts);
@@ -60,13 +65,14 @@ fn report(
     }
     if target == TargetChoice::All {
         let (text, ok) = match a.error_format {
-            ErrorFormat::Human => summary(file, name, index, a.split_input_file),
-            ErrorFormat::Json => summary_json(file, name, index, a.split_input_file),
+            ErrorFormat::Human => summary(file, name, index, a.split_input_file, a.error_limit),
+            ErrorFormat::Json => summary_json(file, name, index, a.split_input_file, a.error_limit),
         };
         io.out(&text);
         return if ok { EXIT_OK } else { EXIT_ERRORS };
     }
-    let mut diags = all_diagnostics(file);
+    let limit = driver::ShownLimit::from_error_limit(a.error_limit);
+    let mut diags = all_diagnostics(file, limit);
     let mut lowering_failed = false;
     if a.lower_check == Some(args::LowerCheck::Tensix) && !file.has_errors() {
         // The Tensix backend's verdict on each conversion (E07xx), without emitting code.
@@ -110,10 +116,13 @@ pub(super) fn display_text<'f>(file: &'f FileResult, bytes: &'f [u8]) -> Cow<'f,
 
 /// Every diagnostic of a run that counts: file-level, then each chunk's parse diagnostics and
 /// its primary profile's diagnostics (capped: `driver::cap_shown`), sorted by position.
-pub(super) fn all_diagnostics(file: &FileResult) -> Vec<Diagnostic> {
+pub(super) fn all_diagnostics(
+    file: &FileResult,
+    limit: Option<driver::ShownLimit>,
+) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = file.file_diagnostics.clone();
     for chunk in &file.chunks {
-        diags.extend(chunk.shown_diagnostics());
+        diags.extend(chunk.shown_diagnostics(limit));
     }
     sort_by_position(&mut diags);
     diags
@@ -162,7 +171,8 @@ impl ProfileOutcome<'_> {
 
 /// The `--target all` outcome: per chunk, one entry per profile in the order cpu, a2a3, a5.
 /// Undecodable input (no chunk was parsed) counts as one chunk rejected by every profile.
-fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
+fn outcomes(file: &FileResult, error_limit: usize) -> Vec<Vec<ProfileOutcome<'_>>> {
+    let limit = driver::ShownLimit::from_error_limit(error_limit);
     if file.chunks.is_empty() {
         let diagnostics: Vec<&Diagnostic> = file.file_diagnostics.iter().collect();
         return vec![Profile::ALL
@@ -181,7 +191,7 @@ fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
                 .into_iter()
                 .map(|profile| {
                     let mut diagnostics = chunk_diagnostics(file, chunk, profile);
-                    let not_shown = driver::cap_shown_refs(&mut diagnostics);
+                    let not_shown = driver::cap_shown_refs(&mut diagnostics, limit);
                     ProfileOutcome {
                         profile,
                         diagnostics,
@@ -209,8 +219,9 @@ pub(super) fn summary(
     name: &str,
     index: &LazyLines<'_>,
     split: bool,
+    error_limit: usize,
 ) -> (String, bool) {
-    let outcomes = outcomes(file);
+    let outcomes = outcomes(file, error_limit);
     let mut out = String::new();
     for (i, chunk) in outcomes.iter().enumerate() {
         if split {
@@ -241,8 +252,9 @@ pub(super) fn summary_json(
     name: &str,
     index: &LazyLines<'_>,
     split: bool,
+    error_limit: usize,
 ) -> (String, bool) {
-    let outcomes = outcomes(file);
+    let outcomes = outcomes(file, error_limit);
     let profiles = |chunk: &[ProfileOutcome<'_>]| -> Value {
         Value::Array(
             chunk

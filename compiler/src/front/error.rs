@@ -137,8 +137,11 @@ pub enum ParseError {
     #[error("'{op}' requires one type for {pieces}")]
     OpTypeAgreement { op: String, pieces: String },
     /// A warning (D-6 as revised): PTOAS falls back rather than failing.
-    #[error("unknown pto.target_arch \"{}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using {using}", Echo(value))]
+    #[error("unknown pto.target_arch \"{}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\", \"a6\" or \"cpu\"; using {using}", Echo(value))]
     UnknownTargetArch { value: String, using: String },
+    /// A note: an arch name that stands for another arch's rules (`a6`, PTOAS forks).
+    #[error("pto.target_arch \"{}\" is verified with the {profile} rules (PTOAS forks name an a5 variant a6)", Echo(value))]
+    TargetArchAlias { value: String, profile: String },
     #[error("pto.target_arch must be a string literal")]
     TargetArchNotString,
     #[error("too many errors; stopping")]
@@ -259,6 +262,7 @@ impl ParseError {
             | E::GenericForm { .. }
             | E::OpTypeAgreement { .. } => Code::OpForm,
             E::UnknownTargetArch { .. } => Code::UnknownTargetArch,
+            E::TargetArchAlias { .. } => Code::TargetArchAlias,
             E::TargetArchNotString => Code::UnknownProfile,
             E::TooManyErrors => Code::TooManyErrors,
             E::UndefinedAlias { .. } | E::LocationAliasAsAttribute { .. } => Code::UndefinedAlias,

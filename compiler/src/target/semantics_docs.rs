@@ -163,12 +163,14 @@ fn profiles_table() -> String {
         let cells: Vec<String> = Profile::ALL.iter().map(|&p| f(p)).collect();
         let _ = writeln!(o, "| {name} | {} |", cells.join(" | "));
     };
-    row(&mut o, "selected by", &|p| match p {
+    row(&mut o, "selected by", &|p| {
+        match p {
         Profile::Cpu => "default; `--target cpu`".to_string(),
         Profile::A2a3 => {
             "`pto.target_arch = \"a2\"`/`\"a3\"`; `--target a2a3` (`a2`, `a3`)".to_string()
         }
-        Profile::A5 => "`pto.target_arch = \"a5\"`; `--target a5`".to_string(),
+        Profile::A5 => "`pto.target_arch = \"a5\"` (`\"a6\"`, a PTOAS fork's name, with note N0206); `--target a5` (`a6`)".to_string(),
+    }
     });
     row(
         &mut o,

@@ -387,13 +387,15 @@ pub fn lower_file(
         format: crate::front::InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let file = check_file(bytes, &opts);
     let mut out = LoweredFile::default();
     out.diagnostics
         .extend(file.file_diagnostics.iter().cloned());
     for chunk in &file.chunks {
-        out.diagnostics.extend(chunk.shown_diagnostics());
+        out.diagnostics
+            .extend(chunk.shown_diagnostics(Some(Default::default())));
         let chunk_failed = chunk.diagnostics().any(|d| d.is_error());
         let (false, Some(module)) = (chunk_failed, &chunk.module) else {
             continue;
