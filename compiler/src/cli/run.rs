@@ -14,7 +14,8 @@
 //! - Arguments are bound by name or position (`bind` module doc); `--valid` sets the actual
 //!   valid extents of a tile argument whose type has dynamic (`?`) valid dims (default: the
 //!   declared extents). Missing, unknown or duplicate arguments and unreadable or wrongly sized
-//!   data are usage errors (exit 2).
+//!   data are usage errors (exit 2), except that a tile argument the function only writes (every
+//!   use the dst of a DPS `pto.tcvt`) may be left out: it starts zero-filled, with a note.
 //! - Outputs: result i → `DIR/<i>.npy`; a tile argument written by a DPS op → `DIR/arg<k>.npy`
 //!   (k = argument index). With `--target all`, under `DIR/<profile>/`.
 //! - Runtime errors (E0401, E0402, E0403, hybrid rounding) are diagnostics with the op's span
@@ -174,13 +175,19 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         _ => p,
     };
     let params = Interpreter::new(module, func, run_on(accepted[0])).params();
-    let values = match bind_all(module, &params, &a.inputs, &a.valid) {
+    let mut zeroed = Vec::new();
+    let values = match bind_all(module, &params, &a.inputs, &a.valid, &mut zeroed) {
         Ok(v) => v,
         Err(e) => {
             io.err(&format!("ptoc: {e}\n"));
             return EXIT_USAGE;
         }
     };
+    for name in &zeroed {
+        io.err(&format!(
+            "ptoc: note: no --input for {name}, which the function only writes (as a pto.tcvt dst): it starts zero-filled, as pto.alloc_tile leaves a tile\n"
+        ));
+    }
     let result_kinds = result_kinds(module, func);
     let scalar_of = |k: Option<&ParamKind>| match k {
         Some(ParamKind::Scalar { elem }) => *elem,
@@ -280,12 +287,33 @@ fn pick_function(module: &Module, name: Option<&str>) -> Result<crate::ir::OpId,
     }
 }
 
-/// Parses the flags and builds one value per parameter.
+/// Whether the function only writes the value `v`: it is used, and every use is the dst of a
+/// DPS `pto.tcvt` (so its initial content matters only outside the written valid region).
+fn output_only(module: &Module, v: crate::ir::ValueId) -> bool {
+    let mut used = false;
+    for op in module.walk() {
+        let data = module.op(op);
+        for (i, &o) in data.operands.iter().enumerate() {
+            if o != v {
+                continue;
+            }
+            used = true;
+            if !matches!(&data.kind, OpKind::Tcvt(t) if t.dst_index() == Some(i)) {
+                return false;
+            }
+        }
+    }
+    used
+}
+
+/// Parses the flags and builds one value per parameter. A tile parameter without `--input` that
+/// the function only writes ([`output_only`]) starts zero-filled; its name goes to `zeroed`.
 fn bind_all(
     module: &Module,
     params: &[Param],
     inputs: &[String],
     valid: &[String],
+    zeroed: &mut Vec<String>,
 ) -> Result<Vec<interp::Value>, BindError> {
     let mut sources: Vec<Option<Source>> = vec![None; params.len()];
     for text in inputs {
@@ -317,12 +345,22 @@ fn bind_all(
         .zip(sources)
         .map(|(p, s)| {
             let ty = crate::ir::printer::print_type(&module.types, module.value(p.value).ty);
+            let valid = valids.get(&p.index).copied();
             match s {
-                Some(s) => bind::build(p, &ty, &s, valids.get(&p.index).copied()),
-                None => Err(BindError::Missing {
-                    name: p.name.clone(),
-                    ty,
-                }),
+                Some(s) => bind::build(p, &ty, &s, valid),
+                None => match output_only(module, p.value)
+                    .then(|| bind::zero_tile(p, valid))
+                    .flatten()
+                {
+                    Some(v) => {
+                        zeroed.push(p.name.clone());
+                        v
+                    }
+                    None => Err(BindError::Missing {
+                        name: p.name.clone(),
+                        ty,
+                    }),
+                },
             }
         })
         .collect()
