@@ -158,6 +158,7 @@ fn in_process(quick: bool) -> Result<(), String> {
         format: InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let mut rows = Vec::new();
     for &n in sizes {

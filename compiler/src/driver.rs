@@ -15,9 +15,12 @@
 //! A large regular file is mapped instead ([`SourceText::map_checked`], [`check_source`]): the
 //! UTF-8 check and the parser give its pages back behind them, so it does not stay resident
 //! (`source` module doc).
+//!
+//! Reporting: [`ChunkResult::shown_diagnostics`] caps a chunk's verification diagnostics as the
+//! parser caps its errors ([`cap_shown`]); the results themselves keep every diagnostic (the
+//! directive matcher needs them all).
 
 mod directives;
-mod lines;
 mod source;
 
 use std::ops::Range;
@@ -28,8 +31,8 @@ use crate::front::InputFormat;
 use crate::ir::Module;
 use crate::target::Profile;
 
+pub use crate::diag::lines::{LazyLines, LineIndex};
 pub use directives::{find_directives, match_directives, Directive};
-pub use lines::{LazyLines, LineIndex};
 pub use source::{NotUtf8, SourceText, MAP_MIN};
 
 /// Which profile(s) to verify against.
@@ -52,6 +55,9 @@ pub struct Options {
     /// `--strict-ops`: a custom form of an unknown op is an error (E0008), not an opaque
     /// statement.
     pub strict_ops: bool,
+    /// `--pto-level` (PTOAS's build level): at level3 memory planning is skipped and implicit
+    /// tcvt tmps must be written (E0211, `verify::rules::check_plan_memory_skipped`).
+    pub pto_level: crate::target::PtoLevel,
 }
 
 /// Verification of one chunk against one profile.
@@ -95,6 +101,16 @@ impl ChunkResult {
         self.verified.iter().find(|r| r.profile == want)
     }
 
+    /// [`Self::diagnostics`] as reported: the primary profile's verification capped by
+    /// [`cap_shown`] at `limit` (`None`: all; the parser caps its own).
+    pub fn shown_diagnostics(&self, limit: Option<ShownLimit>) -> Vec<Diagnostic> {
+        let mut out = self.parse_diagnostics.clone();
+        if let Some(p) = self.primary() {
+            out.extend(cap_shown(p.diagnostics.clone(), limit));
+        }
+        out
+    }
+
     /// Parse diagnostics followed by the primary profile's diagnostics.
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.parse_diagnostics.iter().chain(
@@ -123,6 +139,129 @@ impl FileResult {
                 .iter()
                 .any(|c| c.diagnostics().any(|d| d.is_error()))
     }
+}
+
+/// How many of one chunk's verification diagnostics on one profile are shown ([`cap_shown`]);
+/// the rest are counted. `verify --error-limit N` sets it (0: no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShownLimit {
+    /// Errors shown (as the parser stops after 50 errors, E0016).
+    pub errors: usize,
+    /// Diagnostics of any severity shown.
+    pub total: usize,
+}
+
+impl Default for ShownLimit {
+    fn default() -> Self {
+        ShownLimit::from_error_limit(50).unwrap_or(ShownLimit {
+            errors: 50,
+            total: 100,
+        })
+    }
+}
+
+impl ShownLimit {
+    /// `N` errors and `2N` diagnostics in all; `None` (no limit) for 0.
+    pub fn from_error_limit(n: usize) -> Option<ShownLimit> {
+        (n > 0).then(|| ShownLimit {
+            errors: n,
+            total: n.saturating_mul(2),
+        })
+    }
+}
+
+/// The diagnostics [`cap_shown`] leaves out, counted by severity (E0016 `too-many-errors`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("too many diagnostics; {} of this chunk not shown", not_shown(*errors, *warnings, *notes))]
+pub struct NotShown {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+fn not_shown(errors: usize, warnings: usize, notes: usize) -> String {
+    let parts: Vec<String> = [(errors, "error"), (warnings, "warning"), (notes, "note")]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, what)| format!("{n} more {what}{}", if n == 1 { "" } else { "s" }))
+        .collect();
+    match parts.as_slice() {
+        [] => "nothing".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The capped count is a diagnostic of the driver's own.
+impl From<NotShown> for crate::diag::DiagKind {
+    fn from(e: NotShown) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
+/// `diags` (one chunk's verification on one profile) as shown: by position, until `limit`'s
+/// errors or diagnostics in all are shown (`None`: every one) (notes on the span of the
+/// last one shown stay with it), then one E0016 [`NotShown`] at the first one left out, counting
+/// the rest; an error if any of them is, else a warning or note. Rule diagnostics repeat per op,
+/// so a file of 1,000 bad lines gives a bounded report. `--verify-diagnostics` matches the
+/// whole list, never this.
+pub fn cap_shown(mut diags: Vec<Diagnostic>, limit: Option<ShownLimit>) -> Vec<Diagnostic> {
+    crate::diag::sort_by_position(&mut diags);
+    let refs: Vec<&Diagnostic> = diags.iter().collect();
+    let Some((cut, counted)) = shown_cut(&refs, limit) else {
+        return diags;
+    };
+    diags.truncate(cut);
+    diags.push(counted);
+    diags
+}
+
+/// [`cap_shown`] over borrowed diagnostics already sorted by position: truncates `diags` and
+/// returns the [`NotShown`] diagnostic, if any were left out.
+pub fn cap_shown_refs(
+    diags: &mut Vec<&Diagnostic>,
+    limit: Option<ShownLimit>,
+) -> Option<Diagnostic> {
+    let (cut, counted) = shown_cut(diags, limit)?;
+    diags.truncate(cut);
+    Some(counted)
+}
+
+/// Where [`cap_shown`] cuts sorted `diags`, and the diagnostic counting the rest.
+fn shown_cut(diags: &[&Diagnostic], limit: Option<ShownLimit>) -> Option<(usize, Diagnostic)> {
+    use crate::diag::Severity;
+    let limit = limit?;
+    let mut errors = 0;
+    let mut cut = None;
+    for (i, d) in diags.iter().enumerate() {
+        let with_last = i > 0
+            && d.severity == Severity::Note
+            && diags.get(i - 1).is_some_and(|p| p.span == d.span);
+        if (errors >= limit.errors || i >= limit.total) && !with_last {
+            cut = Some(i);
+            break;
+        }
+        errors += usize::from(d.is_error());
+    }
+    let cut = cut?;
+    let rest = diags.get(cut..).unwrap_or(&[]);
+    let count = |sev: Severity| rest.iter().filter(|d| d.severity == sev).count();
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let counted = NotShown {
+        errors,
+        warnings,
+        notes: rest.len() - errors - warnings,
+    };
+    let severity = if errors > 0 {
+        Severity::Error
+    } else if warnings > 0 {
+        Severity::Warning
+    } else {
+        Severity::Note
+    };
+    let span = rest.first().map_or(Span::default(), |d| d.span);
+    let d = Diagnostic::new(Code::TooManyErrors, counted, span).with_severity(severity);
+    Some((cut, d))
 }
 
 /// The profile of `TargetChoice::Auto` for `module` (D-6): its `pto.target_arch` when that is a
@@ -160,7 +299,8 @@ pub fn profile_of_op(choice: TargetChoice, module: &Module, op: crate::ir::OpId)
 
 /// D-6 (revised): an unknown `pto.target_arch` string, in any module of the chunk, is a warning
 /// naming the profile used instead: the CLI target, else cpu (`--target all` verifies every
-/// profile; its primary one is cpu). Non-string values are a parse error (E0201).
+/// profile; its primary one is cpu). Non-string values are a parse error (E0201). An alias
+/// (`a6`, verified as a5) gets a note (N0206).
 pub fn target_arch_warnings(module: &Module, choice: TargetChoice) -> Vec<Diagnostic> {
     let using = match choice {
         TargetChoice::Profile(p) => p,
@@ -180,6 +320,16 @@ pub fn target_arch_warnings(module: &Module, choice: TargetChoice) -> Vec<Diagno
                     span,
                 ))
             }
+            crate::ir::Attr::Str(arch) => Profile::arch_alias_of(arch).map(|p| {
+                Diagnostic::new(
+                    Code::TargetArchAlias,
+                    crate::front::error::ParseError::TargetArchAlias {
+                        value: arch.to_string(),
+                        profile: p.as_str().to_string(),
+                    },
+                    span,
+                )
+            }),
             _ => None,
         })
         .collect()
@@ -393,6 +543,21 @@ fn check_chunk(
                 })
                 .collect(),
         };
+        if !opts.pto_level.plans_memory() {
+            for r in &mut result.verified {
+                let profile = r.profile;
+                let profile_of = |op| match opts.target {
+                    TargetChoice::Auto => profile_of_op(TargetChoice::Auto, module, op),
+                    _ => profile,
+                };
+                crate::verify::rules::check_plan_memory_skipped(
+                    module,
+                    &profile_of,
+                    &Default::default(),
+                    &mut r.diagnostics,
+                );
+            }
+        }
     }
     result
 }
@@ -545,6 +710,17 @@ mod tests {
         assert_eq!(texts("// -----\nx\n// -----", true), vec!["", "x\n", ""]);
     }
 
+    /// The escaped bytes of undecodable input are what the renderer underlines.
+    #[test]
+    fn invalid_utf8_underlines_the_escaped_bytes() {
+        let d = Diagnostic::new(Code::InvalidUtf8, LexError::InvalidUtf8, Span::new(3, 4));
+        let shown = display_text(b"mod\xFF\xFEx\n");
+        assert_eq!(shown, "mod\\xFF\\xFEx");
+        let out = crate::diag::render::render_human(&[d], "b.bin", &shown, false);
+        assert!(out.contains("1 │ mod\\xFF\\xFEx"), "{out}");
+        assert!(out.contains("──┬─"), "{out}");
+    }
+
     /// `check_owned` moves the text and agrees with `check_file`, decodable or not.
     #[test]
     fn check_owned_agrees_with_check_file() {
@@ -554,6 +730,7 @@ mod tests {
             format: InputFormat::Pto,
             parse_only: false,
             strict_ops: false,
+            pto_level: Default::default(),
         };
         for input in [
             &b"module {}\n// -----\nmodule { %x = }\n"[..],
@@ -589,6 +766,7 @@ mod tests {
                 format: InputFormat::Pto,
                 parse_only: false,
                 strict_ops: false,
+                pto_level: Default::default(),
             },
         );
         assert!(r.chunks.is_empty());

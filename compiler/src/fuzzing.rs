@@ -367,6 +367,7 @@ pub fn exercise(input: &[u8]) -> Outcome {
                 format,
                 parse_only: false,
                 strict_ops: split,
+                pto_level: Default::default(),
             };
             let file = check_file(input, &opts);
             let _ = match_directives(&file);

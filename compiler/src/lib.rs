@@ -3,7 +3,8 @@
 //!
 //! Pipeline: `front` (lexer, parser, IR builder) → `ir` (arena IR, printer) → `verify`
 //! (structure, then the rules of a `target` profile) → `diag` (structured diagnostics, rendered
-//! only by `cli`). Library code never prints or exits.
+//! only by `cli`). Library code never prints or exits. `diag` is a leaf that every stage uses and
+//! that uses none: each stage turns its own error enum into a diagnostic cause.
 
 pub mod cli;
 pub mod diag;

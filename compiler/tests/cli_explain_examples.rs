@@ -5,7 +5,8 @@
 //! `// a .ptoasm file` is read in assembly mode; one containing a `// -----` line is read with
 //! `--split-input-file`; the E0002 example spells its Latin-1 byte as the text `\xE9`, which is
 //! replaced by that byte; the E0016 example's last line is repeated the 60 times its first line
-//! says; E07xx examples go through `lower::tensix::lower_file` (the `ptoc lower` path). The
+//! says; one starting with `// ptoc verify --pto-level=level3` is verified at that level (E0211);
+//! E07xx examples go through `lower::tensix::lower_file` (the `ptoc lower` path). The
 //! interpreter codes (E0401, E0402, E0403) cannot be produced by `verify`;
 //! their explanations must say so instead.
 
@@ -55,6 +56,12 @@ fn produced(code: Code, example: &str) -> Vec<(Code, String)> {
         parse_only: false,
         // E0008 exists only under --strict-ops (syntax.md §2.1).
         strict_ops: code == Code::UnknownOperation,
+        // E0211 exists only at --pto-level=level3 (memory planning skipped).
+        pto_level: if example.starts_with("// ptoc verify --pto-level=level3") {
+            ptoc::target::PtoLevel::Level3
+        } else {
+            Default::default()
+        },
     };
     if code.as_str().starts_with("E07") {
         let lowered = ptoc::lower::tensix::lower_file(

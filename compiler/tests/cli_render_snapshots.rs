@@ -17,6 +17,7 @@ fn render(text: &str, target: TargetChoice, expect: Code) -> String {
         format: InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let file = check_file(text.as_bytes(), &opts);
     let diags: Vec<Diagnostic> = file

@@ -226,6 +226,7 @@ fn file_level_diagnostics_are_unexpected() {
             format: ptoc::front::InputFormat::Pto,
             parse_only: false,
             strict_ops: false,
+            pto_level: Default::default(),
         },
     );
     assert_eq!(

@@ -13,6 +13,7 @@ fn opts(target: TargetChoice, split: bool) -> Options {
         format: InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     }
 }
 
@@ -32,6 +33,7 @@ func.func @bad() {
 fn strict(target: TargetChoice, split: bool) -> Options {
     Options {
         strict_ops: true,
+        pto_level: Default::default(),
         ..opts(target, split)
     }
 }

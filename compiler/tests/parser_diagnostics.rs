@@ -359,6 +359,7 @@ fn row25_target_arch() {
         format: InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let r = ptoc::driver::check_file(b"module attributes {pto.target_arch = \"a7\"} {}\n", &opts);
     let ds: Vec<&Diagnostic> = r.chunks.iter().flat_map(|c| c.diagnostics()).collect();
@@ -366,7 +367,7 @@ fn row25_target_arch() {
     assert_eq!(ds[0].code, Code::UnknownTargetArch);
     assert!(!ds[0].is_error());
     assert!(ds[0].message().contains(
-        "unknown pto.target_arch \"a7\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using cpu"
+        "unknown pto.target_arch \"a7\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\", \"a6\" or \"cpu\"; using cpu"
     ));
     one(
         "module attributes {pto.target_arch = 5} {}\n",

@@ -88,6 +88,7 @@ fn time(input: &[u8]) -> Duration {
         format: InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     (0..5)
         .map(|_| {
@@ -158,6 +159,7 @@ fn render_time(input: &[u8], n: usize) -> (Duration, Duration) {
         format: InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let file = check_file(input, &opts);
     let diags: Vec<_> = file
@@ -212,6 +214,7 @@ fn hostile_inputs_get_small_diagnostics() {
                 format: InputFormat::Pto,
                 parse_only: false,
                 strict_ops,
+                pto_level: Default::default(),
             };
             let file = check_file(&input, &opts);
             let diags: Vec<_> = file

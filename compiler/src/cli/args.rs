@@ -50,9 +50,17 @@ pub struct VerifyArgs {
     /// `--pto-arch` is PTOAS's spelling of the same flag.
     #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
+    /// PTOAS's build level (default level2). At level3 PTOAS skips memory planning, so a
+    /// non-saturating narrowing a2a3 tcvt must carry its tmp (E0211).
+    #[arg(long, value_enum, ignore_case = true)]
+    pub pto_level: Option<PtoLevelArg>,
     /// How diagnostics are written.
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,
+    /// Show at most N verification errors per chunk (and 2N diagnostics in all), then one E0016
+    /// counting the rest; 0: no limit (for tools reading the JSON).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub error_limit: usize,
     /// A custom form of an op ptoc does not know is an error (E0008) instead of an opaque
     /// statement kept as written.
     #[arg(long)]
@@ -105,8 +113,28 @@ pub enum TargetArg {
     /// Alias of a2a3.
     A3,
     A5,
+    /// The name PTOAS forks give an a5 variant: the a5 rules, with a note saying so.
+    A6,
     /// Every profile: print which accept the input.
     All,
+}
+
+/// `--pto-level`, spelled as PTOAS spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PtoLevelArg {
+    Level1,
+    Level2,
+    Level3,
+}
+
+impl PtoLevelArg {
+    pub fn level(self) -> crate::target::PtoLevel {
+        match self {
+            PtoLevelArg::Level1 => crate::target::PtoLevel::Level1,
+            PtoLevelArg::Level2 => crate::target::PtoLevel::Level2,
+            PtoLevelArg::Level3 => crate::target::PtoLevel::Level3,
+        }
+    }
 }
 
 impl TargetArg {
@@ -114,8 +142,20 @@ impl TargetArg {
         match self {
             TargetArg::Cpu => TargetChoice::Profile(Profile::Cpu),
             TargetArg::A2a3 | TargetArg::A2 | TargetArg::A3 => TargetChoice::Profile(Profile::A2a3),
-            TargetArg::A5 => TargetChoice::Profile(Profile::A5),
+            TargetArg::A5 | TargetArg::A6 => TargetChoice::Profile(Profile::A5),
             TargetArg::All => TargetChoice::All,
+        }
+    }
+
+    /// The note a flag value that stands for another arch's rules gets (`a6` → a5; N0206),
+    /// printed on stderr by the commands that take it.
+    pub fn alias_note(self) -> Option<String> {
+        match self {
+            TargetArg::A6 => Some(format!(
+                "note[{}]: --target/--pto-arch a6 is verified with the a5 rules (PTOAS forks name an a5 variant a6)\n",
+                crate::diag::Code::TargetArchAlias.as_str()
+            )),
+            _ => None,
         }
     }
 }

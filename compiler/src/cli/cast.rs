@@ -10,7 +10,8 @@
 //!   warnings are printed on stderr as `warning[Wxxxx]: ...`.
 //! - IN/OUT formats by extension (`exec::dataio`): `.npy`, else raw little-endian `.bin`. An
 //!   `.npy` OUT keeps IN's shape when IN is `.npy` (packing changes halve/double the fastest
-//!   axis, see `dataio::result_layout`), else is 1-D.
+//!   axis, see `dataio::result_layout`; packing an array of two or more axes whose fastest axis
+//!   is odd is a usage error, as its shape could not be kept), else is 1-D.
 //! - `--target all`: converts on every profile that accepts the pair, writes OUT from the **cpu**
 //!   result (cpu is the reference profile and accepts every pair), and prints on stdout one line
 //!   per profile with its effective parameters, then the number of elements whose results differ
@@ -77,7 +78,10 @@ pub struct CastArgs {
 }
 
 fn fail(io: &mut Io<'_>, e: &ExecError) -> u8 {
-    io.err(&format!("ptoc: error: {e}\n"));
+    match e.code() {
+        Some(code) => io.err(&format!("error[{}]: {e}\n", code.as_str())),
+        None => io.err(&format!("ptoc: error: {e}\n")),
+    }
     if e.is_usage() {
         EXIT_USAGE
     } else {
@@ -107,20 +111,27 @@ fn cast(args: &CastArgs, io: &mut Io<'_>) -> Result<(), ExecError> {
         SatArg::On => Sat::On,
         SatArg::Off => Sat::Off,
     });
+    if let Some(note) = args.target.alias_note() {
+        io.err(&note);
+    }
     let all = args.target == TargetArg::All;
     let profiles: Vec<Profile> = match args.target {
         TargetArg::All => crate::target::tcvt::profiles_supporting(src, dst),
         TargetArg::Cpu => vec![Profile::Cpu],
         TargetArg::A2a3 | TargetArg::A2 | TargetArg::A3 => vec![Profile::A2a3],
-        TargetArg::A5 => vec![Profile::A5],
+        TargetArg::A5 | TargetArg::A6 => vec![Profile::A5],
     };
 
     // Resolve first: a rejected pair fails before any large file is read.
     let mut jobs = Vec::new();
     for &profile in &profiles {
-        let (spec, diags) = conv_spec(profile, src, dst, rmode, sat, false)?;
+        // Messages name the types as given (`s4x2`, `!pto.s4x2`); parse_elem accepted them, so
+        // they are short known spellings.
+        let (from, to) = (args.from.as_str(), args.to.as_str());
+        let (spec, diags) =
+            conv_spec(profile, src, dst, rmode, sat, false).map_err(|e| e.spelled(from, to))?;
         for d in &diags {
-            io.err(&format!("{}\n", render_resolve_diag(d, profile, src, dst)));
+            io.err(&format!("{}\n", render_resolve_diag(d, profile, from, to)));
         }
         let conv = Converter::new(spec)?;
         jobs.push(Job {
@@ -138,7 +149,8 @@ fn cast(args: &CastArgs, io: &mut Io<'_>) -> Result<(), ExecError> {
         }
     }
     let count = reader.count;
-    let layout = dataio::result_layout(reader.layout.as_ref(), src, dst, count);
+    let layout = dataio::result_layout(reader.layout.as_ref(), src, dst, count)
+        .map_err(|e| e.spelled(&args.from, &args.to))?;
     // OUT holds the only result, or the cpu one for --target all (cpu accepts every pair).
     let out_job = jobs
         .iter()

@@ -14,7 +14,8 @@
 //! - Arguments are bound by name or position (`bind` module doc); `--valid` sets the actual
 //!   valid extents of a tile argument whose type has dynamic (`?`) valid dims (default: the
 //!   declared extents). Missing, unknown or duplicate arguments and unreadable or wrongly sized
-//!   data are usage errors (exit 2).
+//!   data are usage errors (exit 2), except that a tile argument the function only writes (every
+//!   use the dst of a DPS `pto.tcvt`) may be left out: it starts zero-filled, with a note.
 //! - Outputs: result i → `DIR/<i>.npy`; a tile argument written by a DPS op → `DIR/arg<k>.npy`
 //!   (k = argument index). With `--target all`, under `DIR/<profile>/`.
 //! - Runtime errors (E0401, E0402, E0403, hybrid rounding) are diagnostics with the op's span
@@ -35,7 +36,7 @@ use super::args::{self, ErrorFormat, FormatArg, TargetArg};
 use super::verify::{all_diagnostics, display_text};
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
-use crate::diag::{DiagKind, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::driver::{self, LineIndex, Options, TargetChoice};
 use crate::interp::{self, InterpError, Interpreter, Param, ParamKind, Produced, RunResult};
 use crate::ir::{Module, OpKind};
@@ -83,12 +84,16 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         return EXIT_USAGE;
     };
     let choice = a.target.map_or(TargetChoice::Auto, |t| t.choice());
+    if let Some(note) = a.target.and_then(|t| t.alias_note()) {
+        io.err(&note);
+    }
     let opts = Options {
         target: choice,
         split_input: false,
         format,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let file = driver::check_file(&bytes, &opts);
     let shown = display_text(&file, &bytes);
@@ -111,12 +116,12 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
     let chunk = match file.chunks.first() {
         Some(c) if !c.parse_failed() && file.file_diagnostics.is_empty() => c,
         _ => {
-            render(&all_diagnostics(&file), io);
+            render(&all_diagnostics(&file, Some(Default::default())), io);
             return EXIT_ERRORS;
         }
     };
     let Some(module) = chunk.module.as_ref() else {
-        render(&all_diagnostics(&file), io);
+        render(&all_diagnostics(&file, Some(Default::default())), io);
         return EXIT_ERRORS;
     };
 
@@ -129,7 +134,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             continue;
         }
         if choice != TargetChoice::All {
-            render(&all_diagnostics(&file), io);
+            render(&all_diagnostics(&file, Some(Default::default())), io);
             return EXIT_ERRORS;
         }
         let mut text = format!("{}: rejected\n", r.profile);
@@ -141,7 +146,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
     if choice != TargetChoice::All {
         // Warnings change what runs (e.g. an ignored satmode OFF): show them as verify does.
         // Notes are informational and stay quiet.
-        let warnings: Vec<Diagnostic> = all_diagnostics(&file)
+        let warnings: Vec<Diagnostic> = all_diagnostics(&file, Some(Default::default()))
             .into_iter()
             .filter(|d| d.severity == Severity::Warning)
             .collect();
@@ -170,13 +175,19 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         _ => p,
     };
     let params = Interpreter::new(module, func, run_on(accepted[0])).params();
-    let values = match bind_all(module, &params, &a.inputs, &a.valid) {
+    let mut zeroed = Vec::new();
+    let values = match bind_all(module, &params, &a.inputs, &a.valid, &mut zeroed) {
         Ok(v) => v,
         Err(e) => {
             io.err(&format!("ptoc: {e}\n"));
             return EXIT_USAGE;
         }
     };
+    for name in &zeroed {
+        io.err(&format!(
+            "ptoc: note: no --input for {name}, which the function only writes (as a pto.tcvt dst): it starts zero-filled, as pto.alloc_tile leaves a tile\n"
+        ));
+    }
     let result_kinds = result_kinds(module, func);
     let scalar_of = |k: Option<&ParamKind>| match k {
         Some(ParamKind::Scalar { elem }) => *elem,
@@ -276,12 +287,33 @@ fn pick_function(module: &Module, name: Option<&str>) -> Result<crate::ir::OpId,
     }
 }
 
-/// Parses the flags and builds one value per parameter.
+/// Whether the function only writes the value `v`: it is used, and every use is the dst of a
+/// DPS `pto.tcvt` (so its initial content matters only outside the written valid region).
+fn output_only(module: &Module, v: crate::ir::ValueId) -> bool {
+    let mut used = false;
+    for op in module.walk() {
+        let data = module.op(op);
+        for (i, &o) in data.operands.iter().enumerate() {
+            if o != v {
+                continue;
+            }
+            used = true;
+            if !matches!(&data.kind, OpKind::Tcvt(t) if t.dst_index() == Some(i)) {
+                return false;
+            }
+        }
+    }
+    used
+}
+
+/// Parses the flags and builds one value per parameter. A tile parameter without `--input` that
+/// the function only writes ([`output_only`]) starts zero-filled; its name goes to `zeroed`.
 fn bind_all(
     module: &Module,
     params: &[Param],
     inputs: &[String],
     valid: &[String],
+    zeroed: &mut Vec<String>,
 ) -> Result<Vec<interp::Value>, BindError> {
     let mut sources: Vec<Option<Source>> = vec![None; params.len()];
     for text in inputs {
@@ -313,12 +345,22 @@ fn bind_all(
         .zip(sources)
         .map(|(p, s)| {
             let ty = crate::ir::printer::print_type(&module.types, module.value(p.value).ty);
+            let valid = valids.get(&p.index).copied();
             match s {
-                Some(s) => bind::build(p, &ty, &s, valids.get(&p.index).copied()),
-                None => Err(BindError::Missing {
-                    name: p.name.clone(),
-                    ty,
-                }),
+                Some(s) => bind::build(p, &ty, &s, valid),
+                None => match output_only(module, p.value)
+                    .then(|| bind::zero_tile(p, valid))
+                    .flatten()
+                {
+                    Some(v) => {
+                        zeroed.push(p.name.clone());
+                        v
+                    }
+                    None => Err(BindError::Missing {
+                        name: p.name.clone(),
+                        ty,
+                    }),
+                },
             }
         })
         .collect()
@@ -406,5 +448,5 @@ fn differences(
 
 /// An interpreter error as a diagnostic with its code and span.
 fn diagnostic(e: &InterpError) -> Diagnostic {
-    Diagnostic::new(e.code(), DiagKind::Interp(e.kind.clone()), e.span).with_severity(e.severity())
+    Diagnostic::new(e.code(), e.kind.clone(), e.span).with_severity(e.severity())
 }

@@ -1,7 +1,9 @@
 //! `ptoc verify`: runs the driver and reports in one of three ways: rendered diagnostics (human
 //! on stderr or JSON on stdout), the `--target all` summary on stdout (human lines, or one JSON
 //! object with `--error-format json`), or the outcome of `--verify-diagnostics` (only failures
-//! are rendered).
+//! are rendered). Each chunk's verification diagnostics are capped when reported
+//! (`driver::cap_shown`: `--error-limit` errors, default 50, or twice that many diagnostics, then
+//! one E0016 counting the rest; `--error-limit 0` shows all).
 
 use std::borrow::Cow;
 
@@ -21,12 +23,16 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         return EXIT_USAGE;
     };
     let target = a.target.map_or(TargetChoice::Auto, |t| t.choice());
+    if let Some(note) = a.target.and_then(|t| t.alias_note()) {
+        io.err(&note);
+    }
     let opts = Options {
         target,
         split_input: a.split_input_file,
         format,
         parse_only: false,
         strict_ops: a.strict_ops,
+        pto_level: a.pto_level.map(|l| l.level()).unwrap_or_default(),
     };
     // The text moves into `file.text` (read once, or mapped): a large input is held once.
     let (file, undecodable) = check_input(input, &opts);
@@ -59,13 +65,14 @@ fn report(
     }
     if target == TargetChoice::All {
         let (text, ok) = match a.error_format {
-            ErrorFormat::Human => summary(file, name, index, a.split_input_file),
-            ErrorFormat::Json => summary_json(file, name, index, a.split_input_file),
+            ErrorFormat::Human => summary(file, name, index, a.split_input_file, a.error_limit),
+            ErrorFormat::Json => summary_json(file, name, index, a.split_input_file, a.error_limit),
         };
         io.out(&text);
         return if ok { EXIT_OK } else { EXIT_ERRORS };
     }
-    let mut diags = all_diagnostics(file);
+    let limit = driver::ShownLimit::from_error_limit(a.error_limit);
+    let mut diags = all_diagnostics(file, limit);
     let mut lowering_failed = false;
     if a.lower_check == Some(args::LowerCheck::Tensix) && !file.has_errors() {
         // The Tensix backend's verdict on each conversion (E07xx), without emitting code.
@@ -108,11 +115,14 @@ pub(super) fn display_text<'f>(file: &'f FileResult, bytes: &'f [u8]) -> Cow<'f,
 }
 
 /// Every diagnostic of a run that counts: file-level, then each chunk's parse diagnostics and
-/// its primary profile's diagnostics, sorted by position.
-pub(super) fn all_diagnostics(file: &FileResult) -> Vec<Diagnostic> {
+/// its primary profile's diagnostics (capped: `driver::cap_shown`), sorted by position.
+pub(super) fn all_diagnostics(
+    file: &FileResult,
+    limit: Option<driver::ShownLimit>,
+) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = file.file_diagnostics.clone();
     for chunk in &file.chunks {
-        diags.extend(chunk.diagnostics().cloned());
+        diags.extend(chunk.shown_diagnostics(limit));
     }
     sort_by_position(&mut diags);
     diags
@@ -143,17 +153,26 @@ fn emit(
 struct ProfileOutcome<'f> {
     profile: Profile,
     diagnostics: Vec<&'f Diagnostic>,
+    /// The count of those left out (`driver::cap_shown`), shown last.
+    not_shown: Option<Diagnostic>,
 }
 
 impl ProfileOutcome<'_> {
     fn accepted(&self) -> bool {
-        !self.diagnostics.iter().any(|d| d.is_error())
+        !self.shown().any(|d| d.is_error())
+    }
+    fn shown(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .copied()
+            .chain(self.not_shown.as_ref())
     }
 }
 
 /// The `--target all` outcome: per chunk, one entry per profile in the order cpu, a2a3, a5.
 /// Undecodable input (no chunk was parsed) counts as one chunk rejected by every profile.
-fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
+fn outcomes(file: &FileResult, error_limit: usize) -> Vec<Vec<ProfileOutcome<'_>>> {
+    let limit = driver::ShownLimit::from_error_limit(error_limit);
     if file.chunks.is_empty() {
         let diagnostics: Vec<&Diagnostic> = file.file_diagnostics.iter().collect();
         return vec![Profile::ALL
@@ -161,6 +180,7 @@ fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
             .map(|profile| ProfileOutcome {
                 profile,
                 diagnostics: diagnostics.clone(),
+                not_shown: None,
             })
             .collect()];
     }
@@ -169,9 +189,14 @@ fn outcomes(file: &FileResult) -> Vec<Vec<ProfileOutcome<'_>>> {
         .map(|chunk| {
             Profile::ALL
                 .into_iter()
-                .map(|profile| ProfileOutcome {
-                    profile,
-                    diagnostics: chunk_diagnostics(file, chunk, profile),
+                .map(|profile| {
+                    let mut diagnostics = chunk_diagnostics(file, chunk, profile);
+                    let not_shown = driver::cap_shown_refs(&mut diagnostics, limit);
+                    ProfileOutcome {
+                        profile,
+                        diagnostics,
+                        not_shown,
+                    }
                 })
                 .collect()
         })
@@ -194,8 +219,9 @@ pub(super) fn summary(
     name: &str,
     index: &LazyLines<'_>,
     split: bool,
+    error_limit: usize,
 ) -> (String, bool) {
-    let outcomes = outcomes(file);
+    let outcomes = outcomes(file, error_limit);
     let mut out = String::new();
     for (i, chunk) in outcomes.iter().enumerate() {
         if split {
@@ -204,7 +230,7 @@ pub(super) fn summary(
         for p in chunk {
             let verdict = if p.accepted() { "accepted" } else { "rejected" };
             out.push_str(&format!("{}: {verdict}\n", p.profile.as_str()));
-            for d in p.diagnostics.iter().filter(|d| d.is_error()) {
+            for d in p.shown().filter(|d| d.is_error()) {
                 let (line, col) = index.line_col(d.span.start);
                 out.push_str(&format!(
                     "  error[{}] {name}:{line}:{col}: {}\n",
@@ -226,8 +252,9 @@ pub(super) fn summary_json(
     name: &str,
     index: &LazyLines<'_>,
     split: bool,
+    error_limit: usize,
 ) -> (String, bool) {
-    let outcomes = outcomes(file);
+    let outcomes = outcomes(file, error_limit);
     let profiles = |chunk: &[ProfileOutcome<'_>]| -> Value {
         Value::Array(
             chunk
@@ -236,7 +263,7 @@ pub(super) fn summary_json(
                     json!({
                         "profile": p.profile.as_str(),
                         "accepted": p.accepted(),
-                        "diagnostics": p.diagnostics.iter()
+                        "diagnostics": p.shown()
                             .map(|d| diagnostic_json(d, name, index))
                             .collect::<Vec<_>>(),
                     })

@@ -57,7 +57,7 @@ codes! {
     InvalidType = ("E0013", "invalid-type", Error, "a type is unknown or one of its parameters is out of its domain");
     InvalidAttributeValue = ("E0014", "invalid-attribute-value", Error, "an attribute has a value of the wrong kind or an unknown enumerant");
     OpForm = ("E0015", "op-form", Error, "an operation's operands, results or attribute placement do not fit its form");
-    TooManyErrors = ("E0016", "too-many-errors", Error, "parsing stopped after 50 errors in one chunk");
+    TooManyErrors = ("E0016", "too-many-errors", Error, "parsing stopped after 50 errors in one chunk, or the rest of a chunk's verification diagnostics (after 50 errors or 100 in all) are counted, not shown (verify --error-limit)");
     UndefinedAlias = ("E0017", "undefined-alias", Error, "a type or attribute alias is used but not defined before the use (or a location alias is used as an attribute)");
     AliasDefinition = ("E0018", "alias-definition", Error, "an alias definition is misplaced (not at the top level), redefines a name, has a dotted name, or refers to itself");
     // --- structure (checked before any target rule) ---
@@ -78,6 +78,7 @@ codes! {
     TcvtSatAttrConflict = ("E0208", "tcvt-sat-attr-conflict", Error, "both 'satmode' and 'sat_mode' are given");
     TcvtTmpNotVec = ("E0209", "tcvt-tmp-not-vec", Error, "the tcvt tmp operand is not a loc=vec tile");
     TcvtTmpTooSmall = ("E0210", "tcvt-tmp-too-small", Error, "the tcvt tmp tile is smaller than the conversion needs");
+    TcvtTmpRequired = ("E0211", "tcvt-tmp-required", Error, "--pto-level=level3 (memory planning skipped): a non-saturating narrowing a2a3 tcvt needs an explicit tmp");
     TcvtRmodeForced = ("W0201", "tcvt-rmode-forced", Warning, "the requested rounding mode is replaced by the one the target forces");
     TcvtOddUnsupported = ("W0202", "tcvt-odd-unsupported", Warning, "ODD is not available for this pair on this profile; the per-pair default is used");
     TcvtRmodeIgnored = ("W0203", "tcvt-rmode-ignored", Warning, "a2a3 i32->f16 (deq) always rounds RINT; the explicit mode has no effect");
@@ -90,6 +91,7 @@ codes! {
     TcvtTmpBoundDynamic = ("N0203", "tcvt-tmp-bound-dynamic", Note, "dynamic valid shape: tmp capacity is checked against the worst case");
     NonsatTargetDefined = ("N0204", "nonsat-target-defined", Note, "float->int with sat OFF on hardware: Inf/NaN/out-of-range results are target-defined");
     Fp4NanToZero = ("N0205", "fp4-nan-to-zero", Note, "float->fp4: NaN inputs become +0");
+    TargetArchAlias = ("N0206", "target-arch-alias", Note, "the arch a6 (a PTOAS fork's name) is verified with the a5 rules");
     // --- vcvt (semantics.md §6) ---
     VcvtNotVreg = ("E0301", "vcvt-not-vreg", Error, "a vcvt input or result is not a !pto.vreg");
     VregSize = ("E0302", "vreg-size", Error, "a !pto.vreg does not hold exactly 2048 bits, or source and result sizes differ");

@@ -105,9 +105,9 @@ pub fn explanation(code: Code) -> Explanation {
             "Write the form as the grammar gives it: `%y = pto.tcvt %src[, %tmp] {attrs} : S[, T] -> D`, or `pto.tcvt ins(%src[, %tmp] {attrs} : S[, T]) outs(%dst : D)`.",
         ),
         TooManyErrors => E(
-            "After 50 errors in one chunk the parser stops, to keep the report readable.",
+            "After 50 errors in one chunk the parser stops, to keep the report readable. The verifier's diagnostics of a chunk are capped the same way when reported: after the first 50 errors (or 100 diagnostics of any severity) one E0016 counts the rest by severity (`950 more errors of this chunk not shown`), in text, JSON and `--target all`; it is a warning when only warnings were left out. `--verify-diagnostics` matches every diagnostic, and `--error-limit N` moves the cap (0: none).",
             "// a file of 60 copies of the next line (each one a syntax error)\n%x = = =",
-            "Fix the first errors and run again; later errors are often consequences of earlier ones.",
+            "Fix the first errors and run again; later errors are often consequences of earlier ones. To see every verification diagnostic, pass `--error-limit 0`.",
         ),
         UndefinedAlias => E(
             "A name `!t` or `#a` without a `.` (and without `<` after it) is an alias: it must be defined at the top level of the file before its first use (`!t = type`, `#a = attribute`), as in MLIR. A location alias `#loc` may also be defined after its use in `loc(#loc)`, anywhere in the chunk, but cannot stand for an attribute. Names with a `.` (`!pto.ptr`, `#pto.pipe`) belong to dialects.",
@@ -204,13 +204,23 @@ pub fn explanation(code: Code) -> Explanation {
             "module attributes {pto.target_arch = \"a2\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 16x128xf32, valid=16x100>, %t: !pto.tile_buf<vec, 8x64xi32>, %b: !pto.tile_buf<vec, 16x128xi16, valid=16x100>) {\n    pto.tcvt ins(%a, %t {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 16x128xf32, valid=16x100>, !pto.tile_buf<vec, 8x64xi32>) outs(%b : !pto.tile_buf<vec, 16x128xi16, valid=16x100>)\n    return\n  }\n}",
             "Enlarge the tmp tile to at least the required bytes (here 7840, e.g. 16x128xi32).",
         ),
+        TcvtTmpRequired => E(
+            "PTOAS synthesises the tmp tile of a non-saturating narrowing tcvt on a2/a3 (f32 -> i16/ui16, f16 -> i16/ui16/i8/ui8 with satmode OFF, written or by the pair's default) during memory planning. At `--pto-level=level3` memory planning is skipped, so PTOAS rejects such a tcvt without a tmp: \"requires explicit tmp for non-saturating narrowing tcvt when PlanMemory is skipped\" (PTOAS `PTOMaterializeImplicitTmp.cpp`, the only source of this rule). ptoc reports it with the same words under the same flag; a5 and cpu need no tmp.",
+            "// ptoc verify --pto-level=level3\nmodule attributes {pto.target_arch = \"a3\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 1x16xf32>, %b: !pto.tile_buf<vec, 1x16xi16>) {\n    pto.tcvt ins(%a {satmode = #pto<saturation_mode OFF>} : !pto.tile_buf<vec, 1x16xf32>) outs(%b : !pto.tile_buf<vec, 1x16xi16>)\n    return\n  }\n}",
+            "Pass a tmp tile sized by semantics.md §3.5 (`pto.tcvt ins(%a, %tmp {...} : ...)`), write satmode ON, or build at level2 (memory planning synthesises the tmp).",
+        ),
+        TargetArchAlias => E(
+            "PTOAS forks name an a5 variant `a6` and verify it as a5 (`--pto-arch=a6`, `pto.target_arch = \"a6\"`). ptoc has no a6 profile of its own: it verifies such input with the a5 rules and says so in this note (for the flag, a note line on stderr).",
+            "module attributes {pto.target_arch = \"a6\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n    pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n    return\n  }\n}",
+            "Nothing to do if a5 is what you mean; write `a5` to silence the note.",
+        ),
         TcvtRmodeForced => E(
             "The target fixes the rounding of this pair, so the requested mode is replaced: conversions to `!pto.hif8` always use ROUND (every profile), and f32 -> f8E4M3FN/f8E5M2 on a5 always uses RINT.",
             "func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8x!pto.hif8>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8x!pto.hif8>)\n  return\n}",
             "Drop `rmode` or write the forced mode, so the text says what runs.",
         ),
         TcvtOddUnsupported => E(
-            "ODD (round to odd) is honoured only where the target offers it: on a2a3 and a5 only for f32 -> f16; on cpu for every pair except destinations f8E4M3FN, fp4x2 and hif8. Elsewhere the pair's default mode is used.",
+            "ODD (round to odd) is honoured only where the target offers it: on a2a3 and a5 only for f32 -> f16; on cpu for every pair except destinations f8E4M3FN, fp4x2 and hif8. Elsewhere the pair's default mode is used (by `verify`, `run` and `cast` alike); on cpu without this warning where the conversion is exact and the mode has no effect (s4x2 or fp4 -> f8E4M3FN).",
             "// cpu (the default profile)\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf8E4M3FN>) {\n  pto.tcvt ins(%a {rmode = #pto<round_mode ODD>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf8E4M3FN>)\n  return\n}",
             "Use another rounding mode, or remove `rmode` to get the default.",
         ),
@@ -382,7 +392,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Use a combination docs/tensix-kernels.md lists as lowered, or run the conversion elsewhere (the reference interpreter executes every combination).",
         ),
         TensixTypeNotCarried => E(
-            "Tensix kernels carry f32, bf16, f16, i32, ui32, i16, ui16, i8 and ui8 elements (one 32-bit Dst datum each, docs/tensix.md). fp8, hif8, fp4, i64 and s4 tiles have no Dst form in ptoc's kernels.",
+            "Tensix kernels carry f32, bf16, f16, i32, ui32, i16, ui16, i8 and ui8 elements (one 32-bit Dst datum each: the I/O contract of docs/tensix-kernels.md). fp8, hif8, fp4, i64 and s4 tiles have no Dst form in ptoc's kernels.",
             "// ptoc lower --target tensix\nfunc.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi64>) {\n  pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi64>)\n  return\n}",
             "Convert through a carried type, or keep the conversion off the Tensix target.",
         ),
@@ -440,5 +450,28 @@ mod tests {
             assert!(text.starts_with(code.as_str()), "{text}");
             assert!(text.contains("Example:"), "{text}");
         }
+    }
+
+    /// Every `docs/....md` an explanation points at exists in the repository (issue 22: E0702
+    /// named a docs/tensix.md that is not there).
+    #[test]
+    fn every_document_named_exists() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut named = 0;
+        for &code in Code::ALL {
+            let text = render(code);
+            for (at, _) in text.match_indices("docs/") {
+                let rest = &text[at..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || "/._-".contains(c)))
+                    .unwrap_or(rest.len());
+                let path = rest[..end].trim_end_matches('.');
+                if path.ends_with(".md") {
+                    named += 1;
+                    assert!(root.join(path).is_file(), "{code:?} names {path}");
+                }
+            }
+        }
+        assert!(named > 0);
     }
 }

@@ -1,23 +1,29 @@
 //! Diagnostics as data.
 //!
-//! Owns [`Span`] (byte ranges into the original file), [`Severity`], the stable [`Code`] table and
-//! [`Diagnostic`]. A diagnostic's message comes from a structured error value ([`DiagKind`], one
-//! thiserror enum per phase); text is produced only when rendering at the CLI edge
-//! (`render` module). Library code collects diagnostics and never prints or exits. Text taken
-//! from the input is echoed in messages only through `clip` (bounded, control characters
-//! escaped).
+//! Owns [`Span`] (byte ranges into the original file), [`Severity`], the stable [`Code`] table,
+//! [`Diagnostic`], line numbering (`lines`) and rendering (`render`). A diagnostic's message comes
+//! from a structured error value ([`DiagKind`]): a stage's own thiserror enum held as a [`Cause`];
+//! text is produced only when rendering at the CLI edge. Library code collects diagnostics and
+//! never prints or exits. Text taken from the input is echoed in messages only through `clip`
+//! (bounded, control characters escaped).
+//!
+//! This module is a leaf: it imports no stage (`front`, `verify`, `interp`, `lower`, `exec`,
+//! `driver`, `cli`; a test scans its source). Each stage maps its own errors into diagnostics:
+//! it implements `From<ItsError> for DiagKind` (with [`DiagKind::cause`]) beside the error type
+//! and picks the [`Code`] there, so the dependency runs from the stages down to `diag`.
 
 pub mod clip;
 pub mod codes;
 pub mod explain;
+pub mod lines;
 pub mod render;
 
-pub use codes::Code;
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
 
-use crate::front::error::ParseError;
-use crate::front::lexer::LexError;
-use crate::interp::InterpErrorKind;
-use crate::verify::error::{RuleError, StructureError};
+pub use codes::Code;
+pub use lines::{LazyLines, LineIndex};
 
 /// A byte range `[start, end)` into the original source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -62,26 +68,74 @@ impl Severity {
     }
 }
 
-/// The structured cause of a diagnostic, one enum per phase. `Display` gives the message.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// A stage's error value as the cause of a diagnostic: any `PartialEq` error type that can be
+/// shared between threads (blanket impl). Which error types become causes is decided by the
+/// stages, each with a `From<ItsError> for DiagKind` beside its error enum.
+pub trait Cause: std::error::Error + Send + Sync + 'static {
+    /// The value as `Any`, to look at a cause's concrete type ([`DiagKind::downcast_ref`]).
+    fn as_any(&self) -> &dyn Any;
+    /// Equality across the erased type: equal when `other` has the same type and value.
+    fn same_as(&self, other: &dyn Cause) -> bool;
+}
+
+impl<T: std::error::Error + PartialEq + Send + Sync + 'static> Cause for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn same_as(&self, other: &dyn Cause) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+}
+
+/// The structured cause of a diagnostic. `Display` gives the message.
+#[derive(Clone)]
 pub enum DiagKind {
-    #[error(transparent)]
-    Lex(#[from] LexError),
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-    #[error(transparent)]
-    Structure(#[from] StructureError),
-    #[error(transparent)]
-    Rule(#[from] RuleError),
-    /// Runtime errors of the reference interpreter (`ptoc run`).
-    #[error(transparent)]
-    Interp(#[from] InterpErrorKind),
-    /// Tensix lowering and proof diagnostics (`ptoc lower`, `ptoc prove`).
-    #[error(transparent)]
-    Lower(#[from] crate::lower::tensix::LowerError),
+    /// A stage's structured error (lexer, parser, verifier, interpreter, lowering).
+    Cause(Arc<dyn Cause>),
     /// Diagnostics about the diagnostics harness itself (`--verify-diagnostics`).
-    #[error("{0}")]
     Directive(String),
+}
+
+impl DiagKind {
+    /// A stage's error as a cause (what the stages' `From` impls call).
+    pub fn cause(cause: impl Cause) -> Self {
+        DiagKind::Cause(Arc::new(cause))
+    }
+    /// The cause as its concrete error type, if it is one.
+    pub fn downcast_ref<T: Cause>(&self) -> Option<&T> {
+        match self {
+            DiagKind::Cause(c) => c.as_any().downcast_ref::<T>(),
+            DiagKind::Directive(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for DiagKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiagKind::Cause(c) => fmt::Display::fmt(c, f),
+            DiagKind::Directive(s) => f.write_str(s),
+        }
+    }
+}
+
+impl fmt::Debug for DiagKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiagKind::Cause(c) => fmt::Debug::fmt(c, f),
+            DiagKind::Directive(s) => f.debug_tuple("Directive").field(s).finish(),
+        }
+    }
+}
+
+impl PartialEq for DiagKind {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (DiagKind::Cause(a), DiagKind::Cause(b)) => a.same_as(b.as_ref()),
+            (DiagKind::Directive(a), DiagKind::Directive(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// A secondary label: a span with a short message (`first given here`).

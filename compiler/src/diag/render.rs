@@ -14,7 +14,7 @@
 //! Large files: ariadne's `Source` copies its text and records every line, so it is never given
 //! the file: each report gets a `Source` of the few lines it shows (its window), and the line
 //! numbers ariadne prints relative to the window are put back by [`renumber`] (ariadne 0.6 offsets
-//! only the `file:line:col` header). Line numbers come from `driver::LazyLines`, which counts
+//! only the `file:line:col` header). Line numbers come from `lines::LazyLines`, which counts
 //! newlines once, as far as the last diagnostic, and keeps a count per 64 KiB. One diagnostic at
 //! the end of a 323 MB file thus costs one counting pass, not a copy and a line table of the
 //! file. A test checks that windowed reports equal reports drawn from the whole text.
@@ -29,7 +29,7 @@
 //! labels, notes and help are bounded by `clip::bound_message`, so JSON is bounded too.
 //!
 //! Undecodable input (E0002) is shown against the valid prefix followed by the offending
-//! bytes escaped as `\xFF` (`driver::display_text`); its underline covers those escapes.
+//! bytes escaped as `\xFF` (by the driver's `display_text`); its underline covers those escapes.
 //! Invariants: rendering never panics, whatever the spans (they are clamped to the text and to
 //! UTF-8 character boundaries first); lines are `\n`-separated lines of the original file, the
 //! same lines `--verify-diagnostics` counts, and columns are 1-based character columns on that
@@ -41,8 +41,8 @@ use ariadne::{Color, Config, IndexType, Label as ALabel, Report, ReportKind, Sou
 use serde_json::{json, Value};
 
 use super::clip::bound_message;
+use super::lines::LazyLines;
 use super::{Code, Diagnostic, Severity, Span};
-use crate::driver::LazyLines;
 
 /// The largest char boundary `<= offset`, clamped to `text.len()`.
 fn floor_boundary(text: &str, offset: usize) -> usize {
@@ -712,20 +712,6 @@ mod tests {
         let whole = diag(Span::new(2, text.len() - 3));
         let out = render_human(&[whole], "t.pto", &text, true);
         assert!(out.len() < 4_000, "{} bytes", out.len());
-    }
-
-    #[test]
-    fn invalid_utf8_underlines_the_escaped_bytes() {
-        let d = Diagnostic::new(
-            Code::InvalidUtf8,
-            crate::front::lexer::LexError::InvalidUtf8,
-            Span::new(3, 4),
-        );
-        let shown = crate::driver::display_text(b"mod\xFF\xFEx\n");
-        assert_eq!(shown, "mod\\xFF\\xFEx");
-        let out = render_human(&[d], "b.bin", &shown, false);
-        assert!(out.contains("1 │ mod\\xFF\\xFEx"), "{out}");
-        assert!(out.contains("──┬─"), "{out}");
     }
 
     /// A report drawn from a window of lines is the one ariadne draws from the whole text, in

@@ -26,7 +26,7 @@
 use std::cell::Cell;
 use std::ops::Range;
 
-use super::lines::LazyLines;
+use crate::diag::LazyLines;
 
 /// Files at least this large are mapped instead of read (smaller ones gain nothing).
 pub const MAP_MIN: u64 = 16 << 20;

@@ -266,32 +266,40 @@ fn parse_npy(bytes: Vec<u8>, elem: ElemType, path: &Path) -> Result<Data, ExecEr
     })
 }
 
+/// The 1-D `.npy` layout of `count` elements of `elem` (in storage items: bytes when packed).
+pub fn flat_layout(elem: ElemType, count: usize, fortran_order: bool) -> NpyLayout {
+    NpyLayout {
+        shape: vec![if elem.is_packed() {
+            count.div_ceil(2) as u64
+        } else {
+            count as u64
+        }],
+        fortran_order,
+    }
+}
+
 /// The `.npy` layout of a conversion result (in storage items of `dst`), given the input layout
 /// (`None` for a raw input: a 1-D array). Same shape unless the packing changes:
-/// - unpacked → packed: the fastest axis (last in C order, first in Fortran order) halves when
-///   it is even, so rows stay rows (§2.6 row_major packing); otherwise the result is 1-D;
+/// - unpacked → packed: the fastest axis (last in C order, first in Fortran order) halves, so
+///   rows stay rows (§2.6 row_major packing); a 1-D array of odd length packs as one sequence
+///   (the last high nibble 0); with two or more axes an odd fastest axis is
+///   [`ExecError::OddPackedAxis`] (the shape could not be kept);
 /// - packed → unpacked: the fastest axis doubles.
 pub fn result_layout(
     input: Option<&NpyLayout>,
     src: ElemType,
     dst: ElemType,
     count: usize,
-) -> NpyLayout {
-    let flat = |fortran_order| NpyLayout {
-        shape: vec![if dst.is_packed() {
-            count.div_ceil(2) as u64
-        } else {
-            count as u64
-        }],
-        fortran_order,
-    };
+) -> Result<NpyLayout, ExecError> {
+    let flat = |fortran_order| flat_layout(dst, count, fortran_order);
     let Some(inp) = input else {
-        return flat(false);
+        return Ok(flat(false));
     };
     if src.is_packed() == dst.is_packed() {
-        return inp.clone();
+        return Ok(inp.clone());
     }
     let mut shape = inp.shape.clone();
+    let dims = shape.len();
     let axis = if inp.fortran_order {
         shape.first_mut()
     } else {
@@ -299,16 +307,24 @@ pub fn result_layout(
     };
     match axis {
         Some(n) if dst.is_packed() && *n % 2 == 0 => *n /= 2,
+        Some(n) if dst.is_packed() && dims >= 2 => {
+            return Err(ExecError::OddPackedAxis {
+                shape: inp.shape.clone(),
+                fortran_order: inp.fortran_order,
+                len: *n,
+                dst: dst.to_string(),
+            })
+        }
         Some(n) if !dst.is_packed() => match n.checked_mul(2) {
             Some(d) => *n = d,
-            None => return flat(inp.fortran_order),
+            None => return Ok(flat(inp.fortran_order)),
         },
-        _ => return flat(inp.fortran_order),
+        _ => return Ok(flat(inp.fortran_order)),
     }
-    NpyLayout {
+    Ok(NpyLayout {
         shape,
         fortran_order: inp.fortran_order,
-    }
+    })
 }
 
 /// The `.npy` header (format 1.0, or 2.0 when longer than 65535 bytes) for `elem` and `layout`,
@@ -402,7 +418,7 @@ pub fn write_to(
         let layout = match layout {
             Some(l) => l,
             None => {
-                flat = result_layout(None, elem, elem, count);
+                flat = flat_layout(elem, count, false);
                 &flat
             }
         };
@@ -498,24 +514,32 @@ mod tests {
         use ElemType::*;
         assert_eq!(
             result_layout(Some(&l(&[4, 6], false)), F32, F16, 24),
-            l(&[4, 6], false)
+            Ok(l(&[4, 6], false))
         );
         assert_eq!(
             result_layout(Some(&l(&[4, 6], false)), F32, S4x2, 24),
-            l(&[4, 3], false)
+            Ok(l(&[4, 3], false))
         );
         assert_eq!(
             result_layout(Some(&l(&[6, 4], true)), BF16, F4E2M1x2, 24),
-            l(&[3, 4], true)
+            Ok(l(&[3, 4], true))
         );
-        assert_eq!(
+        assert!(matches!(
             result_layout(Some(&l(&[3, 5], false)), F32, S4x2, 15),
-            l(&[8], false)
+            Err(ExecError::OddPackedAxis { len: 5, .. })
+        ));
+        assert!(matches!(
+            result_layout(Some(&l(&[5, 4], true)), F32, S4x2, 20),
+            Err(ExecError::OddPackedAxis { len: 5, .. })
+        ));
+        assert_eq!(
+            result_layout(Some(&l(&[5], false)), F32, S4x2, 5),
+            Ok(l(&[3], false))
         );
         assert_eq!(
             result_layout(Some(&l(&[4, 3], false)), S4x2, F32, 24),
-            l(&[4, 6], false)
+            Ok(l(&[4, 6], false))
         );
-        assert_eq!(result_layout(None, F32, S4x2, 5), l(&[3], false));
+        assert_eq!(result_layout(None, F32, S4x2, 5), Ok(l(&[3], false)));
     }
 }

@@ -43,15 +43,18 @@ pub enum ExecError {
     /// H (hybrid) rounding was requested: it cannot be executed (§4.1, `rounding-hybrid-unsupported`).
     #[error("hybrid rounding (H) cannot be executed (rounding-hybrid-unsupported)")]
     HybridUnsupported,
-    /// The pair is not supported on the profile (`tcvt-pair-unsupported`, §3.1).
+    /// The pair is not supported on the profile (`tcvt-pair-unsupported`, E0207, §3.1). `src`
+    /// and `dst` are the type names as the user wrote them (`s4x2` or `!pto.s4x2`).
     #[error(
-        "{src} -> {dst} is not supported on {profile} (tcvt-pair-unsupported); accepted by: {}",
+        "{} -> {} is not supported on {profile} (tcvt-pair-unsupported); accepted by: {}",
+        crate::diag::clip::Echo(src),
+        crate::diag::clip::Echo(dst),
         join_profiles(accepted_by)
     )]
     PairUnsupported {
         profile: Profile,
-        src: ElemType,
-        dst: ElemType,
+        src: String,
+        dst: String,
         accepted_by: Vec<Profile>,
     },
     /// The numeric core rejected the effective spec.
@@ -93,9 +96,33 @@ pub enum ExecError {
     /// The output would overwrite the input while it is being streamed.
     #[error("the output '{}' is the input file; choose another output path", path.display())]
     SameFile { path: PathBuf },
+    /// Packing a `.npy` array of two or more axes whose fastest axis has an odd length: two
+    /// elements share a byte, so rows would run into each other and the shape could not be kept.
+    #[error("cannot pack the {} array into {} keeping its shape: its {} axis has odd length {len} (two elements share a byte); pad that axis to an even length, or give a 1-D array (packed as one sequence, the last high nibble 0)", shape_text(shape), crate::diag::clip::Echo(dst), if *fortran_order { "first (fastest, Fortran order)" } else { "last" })]
+    OddPackedAxis {
+        shape: Vec<u64>,
+        fortran_order: bool,
+        len: u64,
+        /// The packed type as the user wrote it.
+        dst: String,
+    },
     /// An element count whose storage does not fit in memory addresses.
     #[error("{count} elements of {elem} do not fit in memory")]
     TooLarge { elem: ElemType, count: u64 },
+}
+
+/// A shape as NumPy prints it: `(2, 3)`, `(5,)`.
+fn shape_text(shape: &[u64]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        dims => format!(
+            "({})",
+            dims.iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 fn join_profiles(ps: &[Profile]) -> String {
@@ -106,6 +133,44 @@ fn join_profiles(ps: &[Profile]) -> String {
 }
 
 impl ExecError {
+    /// The stable diagnostic code of a semantic error, if it has one (E0207 for an unsupported
+    /// pair, N0302 for H rounding); the CLI prints it as `error[E0207]: ...`.
+    pub fn code(&self) -> Option<crate::diag::Code> {
+        match self {
+            ExecError::PairUnsupported { .. } => Some(crate::diag::Code::TcvtPairUnsupported),
+            ExecError::HybridUnsupported => Some(crate::diag::Code::RoundingHybridUnsupported),
+            _ => None,
+        }
+    }
+
+    /// This error with the type names as the user spelled them (unsupported pair, odd axis).
+    pub fn spelled(self, src: &str, dst: &str) -> ExecError {
+        match self {
+            ExecError::PairUnsupported {
+                profile,
+                accepted_by,
+                ..
+            } => ExecError::PairUnsupported {
+                profile,
+                src: src.to_string(),
+                dst: dst.to_string(),
+                accepted_by,
+            },
+            ExecError::OddPackedAxis {
+                shape,
+                fortran_order,
+                len,
+                ..
+            } => ExecError::OddPackedAxis {
+                shape,
+                fortran_order,
+                len,
+                dst: dst.to_string(),
+            },
+            e => e,
+        }
+    }
+
     /// Usage or I/O error (exit 2) rather than a semantic error (exit 1): bad names, unreadable
     /// or malformed files. Unsupported pairs and non-executable conversions are semantic.
     pub fn is_usage(&self) -> bool {

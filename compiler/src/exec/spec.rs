@@ -115,8 +115,8 @@ pub fn conv_spec(
     if !pair_supported(profile, src, dst) {
         return Err(ExecError::PairUnsupported {
             profile,
-            src,
-            dst,
+            src: src.to_string(),
+            dst: dst.to_string(),
             accepted_by: profiles_supporting(src, dst),
         });
     }
@@ -147,8 +147,8 @@ pub fn resolve_diag_code(d: &ResolveDiag) -> Code {
 pub fn resolve_diag_message(
     d: &ResolveDiag,
     profile: Profile,
-    src: ElemType,
-    dst: ElemType,
+    src: impl std::fmt::Display,
+    dst: impl std::fmt::Display,
 ) -> String {
     match *d {
         ResolveDiag::RmodeForced { requested, forced } => format!(
@@ -178,8 +178,8 @@ pub fn resolve_diag_message(
 pub fn render_resolve_diag(
     d: &ResolveDiag,
     profile: Profile,
-    src: ElemType,
-    dst: ElemType,
+    src: impl std::fmt::Display,
+    dst: impl std::fmt::Display,
 ) -> String {
     let code = resolve_diag_code(d);
     format!(
@@ -296,8 +296,8 @@ mod tests {
             e,
             Err(ExecError::PairUnsupported {
                 profile: Profile::A2a3,
-                src: F32,
-                dst: F8E4M3FN,
+                src: "f32".to_string(),
+                dst: "f8E4M3FN".to_string(),
                 accepted_by: vec![Profile::Cpu, Profile::A5]
             })
         );

@@ -17,7 +17,7 @@ use pto_runtime::convert::storage_len;
 use pto_runtime::ElemType;
 
 use super::dataio::{
-    checked_storage_len, format_of, normalise_dtype, npy_accepted, npy_header, result_layout,
+    checked_storage_len, flat_layout, format_of, normalise_dtype, npy_accepted, npy_header,
     FileFormat, NpyLayout,
 };
 use super::ExecError;
@@ -188,7 +188,7 @@ impl ElemWriter {
         let left = checked_storage_len(elem, count as u64)?;
         let mut file = File::create(path).map_err(|e| ExecError::io("create", path, &e))?;
         if format_of(path) == FileFormat::Npy {
-            let flat = result_layout(None, elem, elem, count);
+            let flat = flat_layout(elem, count, false);
             let header = npy_header(elem, layout.unwrap_or(&flat));
             file.write_all(&header)
                 .map_err(|e| ExecError::io("write", path, &e))?;

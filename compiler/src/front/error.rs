@@ -36,6 +36,11 @@ pub enum ParseError {
     ResultNumberSpacing { name: String, number: String },
     #[error("result number not allowed in a definition")]
     ResultNumberInDefinition,
+    /// A word that cannot start a statement after the trailing `loc(...)` of an opaque op:
+    /// without the `loc` it would continue that op, so `fmt` (which drops locations) would
+    /// change the program.
+    #[error("'{}' cannot follow the trailing location of '{}': a location ends its operation, and an operation name needs a dialect prefix", Echo(word), Echo(op))]
+    AfterTrailingLoc { op: String, word: String },
     #[error("'{}' defines {defined} result{} but {given} name{} given", Echo(op), plural(*defined), if *given == 1 { " was" } else { "s were" })]
     ResultCountMismatch {
         op: String,
@@ -132,8 +137,11 @@ pub enum ParseError {
     #[error("'{op}' requires one type for {pieces}")]
     OpTypeAgreement { op: String, pieces: String },
     /// A warning (D-6 as revised): PTOAS falls back rather than failing.
-    #[error("unknown pto.target_arch \"{}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\" or \"cpu\"; using {using}", Echo(value))]
+    #[error("unknown pto.target_arch \"{}\"; expected \"a2\", \"a2a3\", \"a3\", \"a5\", \"a6\" or \"cpu\"; using {using}", Echo(value))]
     UnknownTargetArch { value: String, using: String },
+    /// A note: an arch name that stands for another arch's rules (`a6`, PTOAS forks).
+    #[error("pto.target_arch \"{}\" is verified with the {profile} rules (PTOAS forks name an a5 variant a6)", Echo(value))]
+    TargetArchAlias { value: String, profile: String },
     #[error("pto.target_arch must be a string literal")]
     TargetArchNotString,
     #[error("too many errors; stopping")]
@@ -193,6 +201,13 @@ pub enum ParseError {
     AsmFuncPlacement,
 }
 
+/// Errors of the parser are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<ParseError> for crate::diag::DiagKind {
+    fn from(e: ParseError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -209,7 +224,8 @@ impl ParseError {
             | E::MissingElemType { .. }
             | E::HexDims { .. }
             | E::LegacyKeyOrder { .. }
-            | E::ResultNumberInDefinition => Code::Syntax,
+            | E::ResultNumberInDefinition
+            | E::AfterTrailingLoc { .. } => Code::Syntax,
             E::IntegerOutOfRange => Code::IntegerOutOfRange,
             E::ResultNumberSpacing { .. } => Code::ResultNumberSpacing,
             E::ResultCountMismatch { .. } => Code::ResultCountMismatch,
@@ -246,6 +262,7 @@ impl ParseError {
             | E::GenericForm { .. }
             | E::OpTypeAgreement { .. } => Code::OpForm,
             E::UnknownTargetArch { .. } => Code::UnknownTargetArch,
+            E::TargetArchAlias { .. } => Code::TargetArchAlias,
             E::TargetArchNotString => Code::UnknownProfile,
             E::TooManyErrors => Code::TooManyErrors,
             E::UndefinedAlias { .. } | E::LocationAliasAsAttribute { .. } => Code::UndefinedAlias,

@@ -31,6 +31,13 @@ pub enum LexError {
     InvalidUtf8,
 }
 
+/// Errors of the lexer are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<LexError> for crate::diag::DiagKind {
+    fn from(e: LexError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 /// Raw token classes. Conflicts: longest match; on equal length the earlier row of
 /// syntax.md §1.2 wins (logos `priority`).
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]

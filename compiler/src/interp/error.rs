@@ -52,6 +52,13 @@ pub enum InterpErrorKind {
     Conversion { op: &'static str, message: String },
 }
 
+/// Errors of the interpreter are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<InterpErrorKind> for crate::diag::DiagKind {
+    fn from(e: InterpErrorKind) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 /// An interpreter error at a span.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind}")]

@@ -86,7 +86,7 @@ fn profile_data(o: &mut String, profile: Profile) {
     let odd = match r.odd_ok {
         OddRule::Only(ps) => format!("only {}", PairSet::Pairs(ps).describe()),
         OddRule::ExceptInto(ds) => format!(
-            "every pair except into {} (exact pairs always)",
+            "every pair except into {} (there the default: silently on exact pairs, else W0202)",
             ds.iter()
                 .map(|d| d.ir_name())
                 .collect::<Vec<_>>()

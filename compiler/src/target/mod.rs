@@ -47,12 +47,44 @@ impl Profile {
         }
     }
 
-    /// Maps a `pto.target_arch` string (D-6): a5 → a5, a2/a3/a2a3 → a2a3, cpu → cpu.
+    /// Maps a `pto.target_arch` string (D-6): a5 → a5, a2/a3/a2a3 → a2a3, cpu → cpu; a6 (the
+    /// name PTOAS forks give an a5 variant, verified there as a5) → a5, with a note
+    /// ([`Profile::arch_alias_of`]).
     pub fn from_target_arch(s: &str) -> Option<Profile> {
         match s {
-            "a5" => Some(Profile::A5),
+            "a5" | "a6" => Some(Profile::A5),
             "a2" | "a3" | "a2a3" => Some(Profile::A2a3),
             "cpu" => Some(Profile::Cpu),
+            _ => None,
+        }
+    }
+}
+
+/// PTOAS's build level (`--pto-level=level1|level2|level3`, default level2): which passes its
+/// pipeline runs. ptoc reads it for one consequence: at level3 memory planning (PlanMemory) is
+/// skipped, so the tmp tiles PTOAS would otherwise synthesise must be written
+/// (`tcvt-tmp-required`, E0211).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PtoLevel {
+    Level1,
+    #[default]
+    Level2,
+    Level3,
+}
+
+impl PtoLevel {
+    /// Whether PTOAS plans memory (and so materialises implicit tmp tiles) at this level.
+    pub fn plans_memory(self) -> bool {
+        self != PtoLevel::Level3
+    }
+}
+
+impl Profile {
+    /// For an arch name that stands for another arch's rules (`a6` → a5), that profile: a note
+    /// says so wherever it is used (`target-arch-alias`, N0206).
+    pub fn arch_alias_of(s: &str) -> Option<Profile> {
+        match s {
+            "a6" => Some(Profile::A5),
             _ => None,
         }
     }

@@ -84,21 +84,33 @@ pub struct ForcedMode {
 }
 
 /// Where ODD is honoured (§3.3, §3.7 `odd_ok`); elsewhere it falls back to the per-pair default
-/// with `tcvt-odd-unsupported`.
+/// with `tcvt-odd-unsupported`. One rule for `verify`, `run` and `cast` (all resolve through
+/// `target::resolve`): the interpreter never sees ODD where this rule does not honour it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OddRule {
-    /// Only on these pairs.
+    /// Only on these pairs; the fallback always warns (§3.3: "the ODD rule still applies on
+    /// a2a3/a5", exact pairs included).
     Only(&'static [Pair]),
     /// On every pair except into these destinations (no usable odd neighbour at the top of
-    /// their range); pairs where the mode has no numeric effect always accept it.
+    /// their range). There ODD falls back to the per-pair default like on any pair, silently
+    /// where the mode has no numeric effect (§3.3: FF↑, II, exact IF pairs accept every mode
+    /// silently on cpu; e.g. s4x2 or fp4 → f8E4M3FN), with `tcvt-odd-unsupported` elsewhere.
     ExceptInto(&'static [ElemType]),
 }
 
 impl OddRule {
-    pub fn allows(self, src: ElemType, dst: ElemType, class: PairClass) -> bool {
+    /// Whether ODD is honoured on the pair.
+    pub fn allows(self, src: ElemType, dst: ElemType) -> bool {
         match self {
             OddRule::Only(ps) => ps.contains(&(src, dst)),
-            OddRule::ExceptInto(ds) => class.mode_insensitive() || !ds.contains(&dst),
+            OddRule::ExceptInto(ds) => !ds.contains(&dst),
+        }
+    }
+    /// Whether falling back from ODD on a pair of this class goes without a diagnostic.
+    pub fn silent_fallback(self, class: PairClass) -> bool {
+        match self {
+            OddRule::Only(_) => false,
+            OddRule::ExceptInto(_) => class.mode_insensitive(),
         }
     }
 }

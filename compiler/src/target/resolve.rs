@@ -9,7 +9,9 @@
 use pto_runtime::ElemType;
 
 use super::profiles::{ForcedKind, TmpPolicy};
-use super::tcvt::{default_mode, default_sat, is_narrow6, odd_ok, pair_class, Sat, TorchPair};
+use super::tcvt::{
+    default_mode, default_sat, is_narrow6, odd_fallback_silent, odd_ok, pair_class, Sat, TorchPair,
+};
 use super::Profile;
 use crate::ir::RoundMode;
 
@@ -108,9 +110,11 @@ pub fn resolve(
         f.mode
     } else {
         if req == RoundMode::Odd && !odd_ok(profile, src, dst) {
-            diags.push(ResolveDiag::OddUnsupported {
-                fallback: default_mode(src, dst),
-            });
+            if !odd_fallback_silent(profile, src, dst) {
+                diags.push(ResolveDiag::OddUnsupported {
+                    fallback: default_mode(src, dst),
+                });
+            }
             req = RoundMode::None;
         }
         if req == RoundMode::None {
@@ -264,6 +268,28 @@ mod tests {
         assert_eq!((r.mode, r.diags.len()), (RoundMode::Round, 1));
         let r = resolve(Profile::Cpu, F16, Hif8, Some(RoundMode::None), None, false);
         assert_eq!((r.mode, r.diags.len()), (RoundMode::Round, 0));
+        // Exact pairs into E4M3FN take ODD silently on cpu, as the default (the one ODD rule
+        // of run, cast and verify; issue 22).
+        for src in [S4x2, F4E2M1x2, F4E1M2x2] {
+            let r = resolve(
+                Profile::Cpu,
+                src,
+                F8E4M3FN,
+                Some(RoundMode::Odd),
+                None,
+                false,
+            );
+            assert_eq!((r.mode, r.diags.len()), (RoundMode::Rint, 0));
+        }
+        let r = resolve(
+            Profile::Cpu,
+            I8,
+            F8E4M3FN,
+            Some(RoundMode::Odd),
+            None,
+            false,
+        );
+        assert_eq!((r.mode, r.diags.len()), (RoundMode::Rint, 1));
         // Exact pairs into hif8 (cpu only) accept every mode silently (§3.3).
         let r = resolve(
             Profile::Cpu,

@@ -163,12 +163,14 @@ fn profiles_table() -> String {
         let cells: Vec<String> = Profile::ALL.iter().map(|&p| f(p)).collect();
         let _ = writeln!(o, "| {name} | {} |", cells.join(" | "));
     };
-    row(&mut o, "selected by", &|p| match p {
+    row(&mut o, "selected by", &|p| {
+        match p {
         Profile::Cpu => "default; `--target cpu`".to_string(),
         Profile::A2a3 => {
             "`pto.target_arch = \"a2\"`/`\"a3\"`; `--target a2a3` (`a2`, `a3`)".to_string()
         }
-        Profile::A5 => "`pto.target_arch = \"a5\"`; `--target a5`".to_string(),
+        Profile::A5 => "`pto.target_arch = \"a5\"` (`\"a6\"`, a PTOAS fork's name, with note N0206); `--target a5` (`a6`)".to_string(),
+    }
     });
     row(
         &mut o,
@@ -200,18 +202,20 @@ fn profiles_table() -> String {
             .collect::<Vec<_>>()
             .join("; ")
     });
-    row(&mut o, "ODD honoured", &|p| match p.rules().odd_ok {
+    row(&mut o, "ODD honoured", &|p| {
+        match p.rules().odd_ok {
         OddRule::Only(ps) => format!(
             "only {} (elsewhere: per-pair default, W0202)",
             PairSet::Pairs(ps).describe()
         ),
         OddRule::ExceptInto(ds) => format!(
-            "everywhere except into {} (there: per-pair default, W0202)",
+            "everywhere except into {} (there: per-pair default, W0202; silently where the mode has no numeric effect)",
             ds.iter()
                 .map(|d| d.ir_name())
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
     });
     row(&mut o, "`sat` omitted", &|p| {
         let d = p.rules().sat_default;

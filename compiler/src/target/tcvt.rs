@@ -217,6 +217,34 @@ pub const NARROW6: [(ElemType, ElemType); 6] = [
 /// TORCH3 (§3.5): the a2a3 pairs with a PyTorch-compatible tmp path. Signed only.
 pub const TORCH3: [(ElemType, ElemType); 3] = [(F32, I16), (F16, I16), (F16, I8)];
 
+/// The pairs for which PTOAS materialises an implicit tmp tile before memory planning when a
+/// non-A5 tcvt has satmode OFF and no tmp (PTOAS `PTOMaterializeImplicitTmp.cpp`,
+/// `tcvtNeedsTmp`: f32 → 16-bit integer, f16 → 8- or 16-bit integer; MLIR's `isInteger(n)` takes
+/// both signednesses). At `--pto-level=level3` memory planning is skipped and such a tcvt must
+/// carry its tmp (E0211). PTOAS is the only source of this rule.
+pub const PLANMEMORY_TMP_PAIRS: [(ElemType, ElemType); 6] = [
+    (F32, I16),
+    (F32, U16),
+    (F16, I16),
+    (F16, U16),
+    (F16, I8),
+    (F16, U8),
+];
+
+/// Whether a tcvt on `profile` without tmp needs one written when PTOAS skips memory planning
+/// (`--pto-level=level3`): a2a3, a [`PLANMEMORY_TMP_PAIRS`] pair, and satmode OFF (written, or
+/// omitted where the profile's default for the pair is OFF).
+pub fn needs_explicit_tmp_at_level3(
+    profile: Profile,
+    src: ElemType,
+    dst: ElemType,
+    sat_attr: Option<Sat>,
+) -> bool {
+    profile == Profile::A2a3
+        && PLANMEMORY_TMP_PAIRS.contains(&(src, dst))
+        && sat_attr.unwrap_or(default_sat(profile, src, dst)) == Sat::Off
+}
+
 pub fn is_narrow6(src: ElemType, dst: ElemType) -> bool {
     NARROW6.contains(&(src, dst))
 }
@@ -239,10 +267,13 @@ pub fn default_mode(src: ElemType, dst: ElemType) -> RoundMode {
 /// Whether ODD is honoured for the pair on the profile (§3.3, §3.7 `odd_ok`): the profile's
 /// [`OddRule`](super::profiles::OddRule).
 pub fn odd_ok(profile: Profile, src: ElemType, dst: ElemType) -> bool {
-    profile
-        .rules()
-        .odd_ok
-        .allows(src, dst, pair_class(src, dst))
+    profile.rules().odd_ok.allows(src, dst)
+}
+
+/// Whether ODD falls back to the per-pair default without `tcvt-odd-unsupported` on a pair
+/// where it is not honoured (cpu: the pairs where the mode has no numeric effect).
+pub fn odd_fallback_silent(profile: Profile, src: ElemType, dst: ElemType) -> bool {
+    profile.rules().odd_ok.silent_fallback(pair_class(src, dst))
 }
 
 /// The saturation used when `satmode` is omitted (§3.4): the profile's
@@ -422,6 +453,39 @@ mod tests {
         assert!(!odd_ok(Profile::Cpu, F32, E4M3));
         assert!(!odd_ok(Profile::Cpu, BF16, E2M1));
         assert!(odd_ok(Profile::Cpu, F16, F32));
+        // --pto-level=level3: a2a3 NARROW pairs with sat OFF (written or by default) need a tmp.
+        assert!(needs_explicit_tmp_at_level3(Profile::A2a3, F32, I16, None));
+        assert!(needs_explicit_tmp_at_level3(
+            Profile::A2a3,
+            F32,
+            U16,
+            Some(Sat::Off)
+        ));
+        assert!(!needs_explicit_tmp_at_level3(Profile::A2a3, F32, U16, None));
+        assert!(!needs_explicit_tmp_at_level3(
+            Profile::A2a3,
+            F32,
+            I16,
+            Some(Sat::On)
+        ));
+        assert!(!needs_explicit_tmp_at_level3(
+            Profile::A5,
+            F32,
+            I16,
+            Some(Sat::Off)
+        ));
+        assert!(!needs_explicit_tmp_at_level3(
+            Profile::A2a3,
+            F32,
+            I32,
+            Some(Sat::Off)
+        ));
+        // Exact pairs into E4M3FN: not honoured (the runtime has no ODD there), but silent.
+        assert!(!odd_ok(Profile::Cpu, S4x2, E4M3));
+        assert!(odd_fallback_silent(Profile::Cpu, S4x2, E4M3));
+        assert!(odd_fallback_silent(Profile::Cpu, E2M1, E4M3));
+        assert!(!odd_fallback_silent(Profile::Cpu, I8, E4M3));
+        assert!(!odd_fallback_silent(Profile::A5, F16, F32));
         assert_eq!(default_sat(Profile::Cpu, F16, I8), Sat::Off);
         assert_eq!(default_sat(Profile::A2a3, F16, I8), Sat::Off);
         assert_eq!(default_sat(Profile::A5, F32, F16), Sat::On);

@@ -55,6 +55,9 @@
 //!    `tcvt-tmp-suggested` (N0202), `tcvt-tmp-too-small` (E0210), `tcvt-tmp-bound-dynamic` (N0203).
 //! 10. float→int with effective sat OFF on a2a3/a5 — `nonsat-target-defined` (N0204).
 //! 11. float→fp4 — `fp4-nan-to-zero` (N0205).
+//! 12. only with `--pto-level=level3` (the driver runs it after the rest: PTOAS skips memory
+//!     planning): a non-saturating narrowing a2a3 tcvt without tmp — `tcvt-tmp-required` (E0211,
+//!     `rules::check_plan_memory_skipped`; its N0202 note is dropped).
 //!
 //! `pto.vcvt`:
 //! 1. input and result are `!pto.vreg` — `vcvt-not-vreg` (E0301).

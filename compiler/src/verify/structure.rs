@@ -96,6 +96,13 @@ pub enum StructureError {
     },
 }
 
+/// Errors of the structure pass are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<StructureError> for crate::diag::DiagKind {
+    fn from(e: StructureError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 /// The placeholder type of values whose type was never written (`Parser::any_type`).
 fn is_unknown_type(module: &Module, ty: TypeId) -> bool {
     (ty.0 as usize) < module.types.len()

@@ -95,7 +95,8 @@ def run(ptoc, text, target):
     with tempfile.NamedTemporaryFile("w", suffix=".pto", delete=False) as f:
         f.write(text)
         path = f.name
-    out = subprocess.run([ptoc, "verify", "--target", target, "--error-format=json", path],
+    out = subprocess.run([ptoc, "verify", "--target", target, "--error-format=json",
+                          "--error-limit=0", path],
                          capture_output=True, text=True)
     if out.returncode not in (0, 1):
         sys.exit(f"ptoc exited {out.returncode}: {out.stderr}")

@@ -259,26 +259,11 @@ pub fn build(
         });
     }
     match kind {
-        ParamKind::Tile(d) => {
-            let vr = pick_valid(name, "rows", d.valid_rows, valid.map(|v| v.0), d.rows)?;
-            let vc = pick_valid(name, "cols", d.valid_cols, valid.map(|v| v.1), d.cols)?;
-            let needed =
-                Tile::storage_len(d.elem, d.rows, d.cols).map_err(|e| BindError::Valid {
-                    name: name.to_string(),
-                    reason: e.to_string(),
-                })?;
-            let bytes = match source {
-                Source::File(path) => read_exact(name, path, d.elem, needed)?,
-                Source::Random(seed) => random_bytes(*seed, needed),
-                Source::Literal(v) => return Err(literal_err(*v)),
-            };
-            Tile::from_storage(d.elem, d.rows, d.cols, vr, vc, d.packed_dim, bytes)
-                .map(Value::Tile)
-                .map_err(|e| BindError::Valid {
-                    name: name.to_string(),
-                    reason: e.to_string(),
-                })
-        }
+        ParamKind::Tile(d) => tile_value(name, &d, valid, |needed| match source {
+            Source::File(path) => read_exact(name, path, d.elem, needed),
+            Source::Random(seed) => Ok(random_bytes(*seed, needed)),
+            Source::Literal(v) => Err(literal_err(*v)),
+        }),
         ParamKind::VReg { elem } => {
             let bytes = match source {
                 Source::File(path) => read_shaped(
@@ -357,6 +342,38 @@ pub fn build(
 
 /// The valid extent of one dim: static from the type (a `--valid` value must agree), else the
 /// `--valid` value, else the declared extent.
+/// A tile value of descriptor `d` (valid extents from the type or `valid`) from the storage bytes
+/// `bytes` gives for the byte count it is asked for.
+fn tile_value(
+    name: &str,
+    d: &crate::interp::TileDesc,
+    valid: Option<(u64, u64)>,
+    bytes: impl FnOnce(usize) -> Result<Vec<u8>, BindError>,
+) -> Result<Value, BindError> {
+    let vr = pick_valid(name, "rows", d.valid_rows, valid.map(|v| v.0), d.rows)?;
+    let vc = pick_valid(name, "cols", d.valid_cols, valid.map(|v| v.1), d.cols)?;
+    let needed = Tile::storage_len(d.elem, d.rows, d.cols).map_err(|e| BindError::Valid {
+        name: name.to_string(),
+        reason: e.to_string(),
+    })?;
+    let bytes = bytes(needed)?;
+    Tile::from_storage(d.elem, d.rows, d.cols, vr, vc, d.packed_dim, bytes)
+        .map(Value::Tile)
+        .map_err(|e| BindError::Valid {
+            name: name.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+/// A zero-filled tile for a tile parameter given no `--input` that the function only writes
+/// (`None` if `p` is not a bindable tile): it starts as `pto.alloc_tile` leaves a tile.
+pub fn zero_tile(p: &Param, valid: Option<(u64, u64)>) -> Option<Result<Value, BindError>> {
+    match p.kind.as_ref().ok()? {
+        ParamKind::Tile(d) => Some(tile_value(&p.name, d, valid, |needed| Ok(vec![0; needed]))),
+        _ => None,
+    }
+}
+
 fn pick_valid(
     name: &str,
     what: &str,

@@ -242,7 +242,7 @@ impl<'s> Parser<'s> {
         for (err, span) in queued {
             self.lex_errs.push(span.start);
             let code = crate::front::lex_code(&err);
-            self.report_raw(Diagnostic::new(code, crate::diag::DiagKind::Lex(err), span));
+            self.report_raw(Diagnostic::new(code, err, span));
         }
     }
 
@@ -499,8 +499,12 @@ impl<'s> Parser<'s> {
     fn suppress_lex_error(&mut self, at: usize) {
         self.sync_lex();
         self.lex_errs.retain(|&s| s != at);
-        self.diags
-            .retain(|d| !(matches!(d.kind, crate::diag::DiagKind::Lex(_)) && d.span.start == at));
+        self.diags.retain(|d| {
+            !(d.kind
+                .downcast_ref::<crate::front::lexer::LexError>()
+                .is_some()
+                && d.span.start == at)
+        });
     }
 
     pub(crate) fn push_diag(&mut self, d: Diagnostic) {

@@ -99,7 +99,11 @@ pub(super) fn opaque_op<'s>(stmts: Stmts<'s>) -> impl P<'s, In<'s>, (), SEx<'s>>
                     Tok::RBrace => true,
                     Tok::BareId("ins" | "outs") => false,
                     Tok::BareId("loc") => {
-                        st.tok(i + 1).is_some_and(|n| matches!(n.tok, Tok::LParen))
+                        let ends = st.tok(i + 1).is_some_and(|n| matches!(n.tok, Tok::LParen));
+                        if ends {
+                            st.check_after_loc(name, i + 1)?;
+                        }
+                        ends
                     }
                     Tok::ValueId(_)
                     | Tok::Str(_)
@@ -243,6 +247,40 @@ fn class_of(t: Tok<'_>) -> TokClass {
 }
 
 impl<'s> Parser<'s> {
+    /// After the trailing `loc(` of the opaque op `op` (at token `open`, the `(`): the token
+    /// after the location's `)` must not be a word without a dialect prefix. The location ends
+    /// the op, but without it (locations are not printed) the word would continue the op, so
+    /// the printed text would read back as another program (`x.y loc(unknown) foo`).
+    fn check_after_loc(&mut self, op: &str, open: usize) -> Result<(), TyErr<'s>> {
+        let mut depth = 0usize;
+        let mut k = open;
+        while let Some(t) = self.tok(k) {
+            match t.tok {
+                Tok::LParen => depth += 1,
+                Tok::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            k += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+        let Some(next) = self.tok(k) else {
+            return Ok(());
+        };
+        match next.tok {
+            Tok::BareId(w) if !self.starts_statement(k) => {
+                let err = crate::front::error::ParseError::AfterTrailingLoc {
+                    op: op.to_string(),
+                    word: w.to_string(),
+                };
+                self.error_at(err, next.span);
+                Err(self.reported_at(k))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the line-starting token `i` can begin a statement: a value (result name), a
     /// string (generic op), an op name (an identifier with a dialect prefix, or `return` /
     /// `module`), or a block label definition (`^bb1:` / `^bb1(...):`, not a successor use).

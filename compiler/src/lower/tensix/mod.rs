@@ -176,6 +176,13 @@ pub enum LowerError {
     },
 }
 
+/// Errors of the Tensix lowering are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<LowerError> for crate::diag::DiagKind {
+    fn from(e: LowerError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 impl LowerError {
     /// The stable diagnostic code.
     pub fn code(&self) -> crate::diag::Code {
@@ -430,13 +437,15 @@ pub fn lower_file_for(
         format: crate::front::InputFormat::Pto,
         parse_only: false,
         strict_ops: false,
+        pto_level: Default::default(),
     };
     let file = check_file(bytes, &opts);
     let mut out = LoweredFile::default();
     out.diagnostics
         .extend(file.file_diagnostics.iter().cloned());
     for chunk in &file.chunks {
-        out.diagnostics.extend(chunk.diagnostics().cloned());
+        out.diagnostics
+            .extend(chunk.shown_diagnostics(Some(Default::default())));
         let chunk_failed = chunk.diagnostics().any(|d| d.is_error());
         let (false, Some(module)) = (chunk_failed, &chunk.module) else {
             continue;

@@ -88,6 +88,9 @@ pub enum RuleError {
         "tcvt from {src} to {dst} with satmode OFF and no tmp uses the native conversion on a2a3; a tmp operand selects the PyTorch-compatible path"
     )]
     TcvtTmpSuggested { src: String, dst: String },
+    /// PTOAS's wording, then ptoc's detail (E0211).
+    #[error("requires explicit tmp for non-saturating narrowing tcvt when PlanMemory is skipped (--pto-level=level3; tcvt from {src} to {dst} with satmode OFF on a2a3)")]
+    TcvtTmpRequired { src: String, dst: String },
     #[error("pto.tcvt tmp must be a loc=vec tile, found loc={loc}")]
     TcvtTmpNotVec { loc: &'static str },
     #[error("tcvt tmp capacity must be at least {need} bytes, found {found}")]
@@ -177,6 +180,13 @@ pub enum RuleError {
     RoundingHybridUnsupported,
 }
 
+/// Errors of the tcvt/vcvt rules are diagnostic causes (`diag` knows no stage; the stage maps itself).
+impl From<RuleError> for crate::diag::DiagKind {
+    fn from(e: RuleError) -> Self {
+        crate::diag::DiagKind::cause(e)
+    }
+}
+
 impl RuleError {
     pub fn code(&self) -> Code {
         use RuleError::*;
@@ -194,6 +204,7 @@ impl RuleError {
             TcvtTmpIgnored => Code::TcvtTmpIgnored,
             TcvtTmpUnused { .. } => Code::TcvtTmpUnused,
             TcvtTmpSuggested { .. } => Code::TcvtTmpSuggested,
+            TcvtTmpRequired { .. } => Code::TcvtTmpRequired,
             TcvtTmpNotVec { .. } => Code::TcvtTmpNotVec,
             TcvtTmpTooSmall { .. } => Code::TcvtTmpTooSmall,
             TcvtTmpBoundDynamic { .. } => Code::TcvtTmpBoundDynamic,

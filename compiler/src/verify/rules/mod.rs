@@ -48,6 +48,7 @@
 
 pub mod error;
 mod tcvt;
+pub use tcvt::check_plan_memory_skipped;
 mod vcvt;
 
 use crate::diag::{Diagnostic, Span};

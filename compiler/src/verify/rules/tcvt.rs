@@ -14,8 +14,8 @@ use crate::ir::types::{BLayout, Dim, Loc, TileView};
 use crate::ir::{Attr, Module, OpId, OpKind, TcvtOp, TypeId, ValueDef, ValueId};
 use crate::target::resolve::{resolve, tmp_role, CvtPath, ResolveDiag, SatOffReason, TmpRole};
 use crate::target::tcvt::{
-    pair_class, pair_supported, profiles_supporting, tmp_capacity_bytes, tmp_required_worst,
-    Extent, PairClass, Sat,
+    needs_explicit_tmp_at_level3, pair_class, pair_supported, profiles_supporting,
+    tmp_capacity_bytes, tmp_required_worst, Extent, PairClass, Sat,
 };
 use crate::target::Profile;
 
@@ -428,6 +428,66 @@ impl Logical {
 }
 
 /// An `alloc_tile` result carrying `pto.view_semantics = "subview"` (shape check exception).
+/// `--pto-level=level3` (PTOAS skips memory planning): every tcvt of `m` without a tmp that
+/// PTOAS would give an implicit one ([`needs_explicit_tmp_at_level3`] on its profile) is
+/// `tcvt-tmp-required` (E0211) at the op, in PTOAS's words. Ops whose pair the profile does not
+/// support are left to E0207; ops in `skip` (structural errors) are not looked at.
+pub fn check_plan_memory_skipped(
+    m: &Module,
+    profile_of: &dyn Fn(OpId) -> Profile,
+    skip: &crate::verify::structure::TaintedOps,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let elem_of = |ty: Option<TypeId>| -> Option<ElemType> {
+        type_get(m, ty?)?.as_tile()?.elem.conversion_elem()
+    };
+    for op in m.walk() {
+        let Some(data) = m.ops.get(op.0 as usize) else {
+            continue;
+        };
+        let OpKind::Tcvt(t) = &data.kind else {
+            continue;
+        };
+        if skip.contains(&op) || t.tmp_index().is_some() {
+            continue;
+        }
+        let operand_ty = |i: usize| -> Option<TypeId> {
+            let v = *data.operands.get(i)?;
+            data.operand_types
+                .get(i)
+                .copied()
+                .flatten()
+                .or_else(|| m.values.get(v.0 as usize).map(|d| d.ty))
+        };
+        let dst_ty = match t.dst_index() {
+            Some(i) => operand_ty(i),
+            None => data
+                .results
+                .first()
+                .and_then(|&r| m.values.get(r.0 as usize))
+                .map(|d| d.ty),
+        };
+        let (Some(s), Some(d)) = (elem_of(operand_ty(0)), elem_of(dst_ty)) else {
+            continue;
+        };
+        let profile = profile_of(op);
+        let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
+        if pair_supported(profile, s, d) && needs_explicit_tmp_at_level3(profile, s, d, sat_attr) {
+            let spans = m.spans.ops.get(op.0 as usize);
+            let at = op_span(spans);
+            // The native-path note (N0202) describes what level2 builds; at level3 it is moot.
+            diags.retain(|x| !(x.code == crate::diag::Code::TcvtTmpSuggested && x.span == at));
+            diags.push(diag(
+                RuleError::TcvtTmpRequired {
+                    src: s.to_string(),
+                    dst: d.to_string(),
+                },
+                at,
+            ));
+        }
+    }
+}
+
 fn is_subview(m: &Module, v: Option<ValueId>) -> bool {
     let Some(ValueDef::Result { op, .. }) =
         v.and_then(|v| m.values.get(v.0 as usize)).map(|d| &d.def)
