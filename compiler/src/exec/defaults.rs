@@ -126,10 +126,8 @@ fn search((profile, src, dst, rmode, sat, has_tmp): Key) -> Option<DefaultWitnes
             .iter()
             .map(|(t, _, c)| (*t, c.convert_bits(x)))
             .collect();
-        results
-            .iter()
-            .any(|r| r.1 != results[0].1)
-            .then(|| DefaultWitness { input: x, results })
+        let differs = results.iter().any(|r| r.1 != results[0].1);
+        differs.then_some(DefaultWitness { input: x, results })
     })
 }
 
