@@ -44,6 +44,32 @@ pub enum Command {
     Prove(super::lower::ProveArgs),
 }
 
+/// `--defaults`: the toolchain whose defaults an omitted `satmode` and `rmode = NONE` take
+/// (`target::toolchain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DefaultsArg {
+    /// pto-isa's C++ API: the per-pair defaults of semantics.md (ptoc's behaviour without the flag).
+    #[value(name = "pto-isa")]
+    PtoIsa,
+    /// PTOAS up to v0.61: omitted satmode is OFF, NONE is RINT.
+    #[value(name = "ptoas-0.61")]
+    Ptoas061,
+    /// PTOAS v0.63: omitted satmode is ON, NONE is RINT.
+    #[value(name = "ptoas-0.63")]
+    Ptoas063,
+}
+
+impl DefaultsArg {
+    pub fn toolchain(self) -> crate::target::toolchain::Toolchain {
+        use crate::target::toolchain::Toolchain;
+        match self {
+            DefaultsArg::PtoIsa => Toolchain::PtoIsa,
+            DefaultsArg::Ptoas061 => Toolchain::Ptoas061,
+            DefaultsArg::Ptoas063 => Toolchain::Ptoas063,
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Profile to verify against; default: the module's pto.target_arch, else cpu.

@@ -36,7 +36,7 @@ use super::{Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::exec::dataio;
 use crate::exec::diff::{compare, DiffReport};
 use crate::exec::progress::Progress;
-use crate::exec::spec::{conv_spec, parse_elem, parse_rmode, render_resolve_diag};
+use crate::exec::spec::{parse_elem, parse_rmode, render_resolve_diag};
 use crate::exec::stream::{ElemReader, ElemWriter};
 use crate::exec::ExecError;
 use crate::target::tcvt::{pair_class, PairClass, Sat};
@@ -71,6 +71,9 @@ pub struct CastArgs {
     /// Profile; `all` converts on every profile accepting the pair and reports differences.
     #[arg(long, value_enum, default_value_t = TargetArg::Cpu)]
     pub target: TargetArg,
+    /// Toolchain whose defaults an omitted --sat and --rmode NONE take (default pto-isa).
+    #[arg(long, value_enum)]
+    pub defaults: Option<super::args::DefaultsArg>,
     /// Input file (.npy, else raw little-endian).
     pub input: PathBuf,
     /// Output file (.npy, else raw little-endian).
@@ -128,8 +131,16 @@ fn cast(args: &CastArgs, io: &mut Io<'_>) -> Result<(), ExecError> {
         // Messages name the types as given (`s4x2`, `!pto.s4x2`); parse_elem accepted them, so
         // they are short known spellings.
         let (from, to) = (args.from.as_str(), args.to.as_str());
-        let (spec, diags) =
-            conv_spec(profile, src, dst, rmode, sat, false).map_err(|e| e.spelled(from, to))?;
+        let (spec, diags) = crate::exec::defaults::conv_spec_for(
+            args.defaults.map(|d| d.toolchain()).unwrap_or_default(),
+            profile,
+            src,
+            dst,
+            rmode,
+            sat,
+            false,
+        )
+        .map_err(|e| e.spelled(from, to))?;
         for d in &diags {
             io.err(&format!("{}\n", render_resolve_diag(d, profile, from, to)));
         }

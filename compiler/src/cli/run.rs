@@ -64,6 +64,9 @@ pub struct RunArgs {
     /// PTOAS's spelling of the same flag.
     #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
+    /// Toolchain whose defaults an omitted satmode / rmode NONE take (default pto-isa).
+    #[arg(long, value_enum)]
+    pub defaults: Option<super::args::DefaultsArg>,
     /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
     #[arg(long, value_enum)]
     pub input_format: Option<FormatArg>,
@@ -202,7 +205,9 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             summary.push_str(text);
             continue;
         }
-        let res = Interpreter::new(module, func, run_on(profile)).run(values.clone());
+        let res = Interpreter::new(module, func, run_on(profile))
+            .with_defaults(a.defaults.map(|d| d.toolchain()).unwrap_or_default())
+            .run(values.clone());
         let result = match res {
             Ok(r) => r,
             Err(e) => {

@@ -11,7 +11,7 @@ use pto_runtime::{ConvError, ConvSpec, Converter, Rounding};
 use super::types::{param_kind, ParamKind, TileDesc};
 use super::{InterpError, InterpErrorKind, Origin, Value};
 use crate::diag::Span;
-use crate::exec::spec::{conv_spec, nonsat_path_of, rounding_of_rnd, runtime_part as vpart};
+use crate::exec::spec::{nonsat_path_of, rounding_of_rnd, runtime_part as vpart};
 use crate::ir::attrs::{Attr, Rnd};
 use crate::ir::types::MaskGranularity;
 use crate::ir::{Module, OpId, OpKind, RegionId, TcvtOp, VBinaryKind, ValueId, VcvtOp};
@@ -24,6 +24,7 @@ type Res<T> = Result<T, InterpError>;
 pub(super) struct Machine<'m> {
     module: &'m Module,
     profile: Profile,
+    toolchain: crate::target::toolchain::Toolchain,
     env: Vec<Option<Value>>,
     origins: HashMap<ValueId, Origin>,
     written: HashSet<ValueId>,
@@ -38,10 +39,15 @@ fn granularity(g: MaskGranularity) -> Granularity {
 }
 
 impl<'m> Machine<'m> {
-    pub(super) fn new(module: &'m Module, profile: Profile) -> Self {
+    pub(super) fn new(
+        module: &'m Module,
+        profile: Profile,
+        toolchain: crate::target::toolchain::Toolchain,
+    ) -> Self {
         Machine {
             module,
             profile,
+            toolchain,
             env: vec![None; module.values.len()],
             origins: HashMap::new(),
             written: HashSet::new(),
@@ -350,16 +356,24 @@ impl<'m> Machine<'m> {
         };
         let (s, d) = (src.elem(), dst.elem());
         let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
-        let (spec, _) =
-            conv_spec(self.profile, s, d, t.rmode, sat_attr, t.has_tmp).map_err(|e| {
-                self.err(
-                    op,
-                    InterpErrorKind::Conversion {
-                        op: "pto.tcvt",
-                        message: e.to_string(),
-                    },
-                )
-            })?;
+        let (spec, _) = crate::exec::defaults::conv_spec_for(
+            self.toolchain,
+            self.profile,
+            s,
+            d,
+            t.rmode,
+            sat_attr,
+            t.has_tmp,
+        )
+        .map_err(|e| {
+            self.err(
+                op,
+                InterpErrorKind::Conversion {
+                    op: "pto.tcvt",
+                    message: e.to_string(),
+                },
+            )
+        })?;
         // Valid shapes first: the tmp formulas need the dst's actual extents.
         if src.logical_valid() != dst.logical_valid() {
             let ((sr, sc), (dr, dc)) = (src.logical_valid(), dst.logical_valid());

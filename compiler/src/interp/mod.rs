@@ -88,6 +88,7 @@ pub struct Interpreter<'m> {
     module: &'m Module,
     func: OpId,
     profile: Profile,
+    toolchain: crate::target::toolchain::Toolchain,
 }
 
 /// The first function op of `module` named `name` (the text after `@`), in textual order,
@@ -117,7 +118,15 @@ impl<'m> Interpreter<'m> {
             module,
             func,
             profile,
+            toolchain: Default::default(),
         }
+    }
+
+    /// Runs tcvts under `toolchain`'s defaults for an omitted `satmode` / `rmode = NONE`
+    /// (`--defaults`; pto-isa's when not called).
+    pub fn with_defaults(mut self, toolchain: crate::target::toolchain::Toolchain) -> Self {
+        self.toolchain = toolchain;
+        self
     }
 
     pub fn profile(&self) -> Profile {
@@ -195,7 +204,7 @@ impl<'m> Interpreter<'m> {
                 func_span,
             ));
         }
-        let mut machine = exec::Machine::new(self.module, self.profile);
+        let mut machine = exec::Machine::new(self.module, self.profile, self.toolchain);
         for (p, a) in params.iter().zip(args) {
             machine.bind(p.value, a);
         }

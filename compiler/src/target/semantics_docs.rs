@@ -68,6 +68,17 @@ Warnings you may see when a request is replaced: `W0201 tcvt-rmode-forced` (a5 f
 into hif8 always ROUND, on every profile), `W0202 tcvt-odd-unsupported` (ODD falls back to the per-pair default),
 `W0203 tcvt-rmode-ignored` (a2a3 i32→f16 "deq" always RINT), `W0204 tcvt-sat-off-ignored` (a2a3 keeps saturation ON).
 
+### Toolchain defaults
+
+The same PTO text is lowered by toolchains that disagree on what an omitted `satmode` and an explicit
+`rmode = NONE` mean. ptoc follows pto-isa's C++ API (the table above) unless `--defaults` names another
+(`ptoc cast` and `ptoc run`; an omitted `rmode` is RINT everywhere, the attribute's default):
+
+{{TOOLCHAINS}}
+
+For example f32→f16 of 1e6 on a5 without `satmode`: pto-isa 0x7BFF (65504), PTOAS ≤ 0.61 0x7C00 (+Inf);
+f32→i32 of 2.7 with `rmode NONE`: pto-isa 2, PTOAS 3.
+
 ## 4. Float → integer without saturation: three paths
 
 With saturation ON every profile clamps to the destination range, NaN gives 0 and ±Inf give max/min (§4.2.1):
@@ -140,13 +151,14 @@ type Slot = (&'static str, fn() -> String);
 
 /// The generated document.
 pub fn render_semantics_markdown() -> String {
-    let slots: [Slot; 6] = [
+    let slots: [Slot; 7] = [
         ("{{PROFILES}}", profiles_table),
         ("{{MATRIX}}", pair_matrix),
         ("{{DEFAULTS}}", defaults_table),
         ("{{NONSAT}}", nonsat_examples),
         ("{{SATON}}", sat_on_examples),
         ("{{FLOAT}}", float_examples),
+        ("{{TOOLCHAINS}}", toolchains_table),
     ];
     let mut out = TEMPLATE.to_string();
     for (slot, render) in slots {
@@ -547,4 +559,30 @@ mod tests {
         assert_eq!(m.matches(" 25 |").count() + m.matches(" 2 |").count(), 25);
         assert_eq!(m.matches(" 25 |").count() + m.matches(" 5 |").count(), 45);
     }
+}
+
+/// The toolchain defaults (`target::toolchain::TOOLCHAINS`), with the source of each fact.
+fn toolchains_table() -> String {
+    use crate::target::toolchain::TOOLCHAINS;
+    let mut o = String::from(
+        "| `--defaults` | omitted `satmode` | `rmode = NONE` | source |\n|---|---|---|---|\n",
+    );
+    for t in &TOOLCHAINS {
+        let _ = writeln!(
+            o,
+            "| `{}` | {} | {} | {} |",
+            t.toolchain.name(),
+            t.omitted_sat
+                .map_or("the per-pair default (above)".to_string(), |s| s
+                    .as_str()
+                    .to_string()),
+            t.none_rmode.map_or(
+                "the per-pair default (TRUNC for float→int, ROUND into hif8, RINT otherwise)"
+                    .to_string(),
+                |m| m.as_str().to_string()
+            ),
+            t.source
+        );
+    }
+    o
 }
