@@ -20,22 +20,19 @@
 
 use std::path::PathBuf;
 
-use pto_runtime::convert::Converter;
 use pto_runtime::tensix::isa::Arch;
-use pto_runtime::tensix::sim::kernel::Kernel;
 
 use super::args::ErrorFormat;
 use super::sim::ArchArg;
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::exec::progress::Progress;
-use crate::lower::tensix::builder::Line;
 use crate::lower::tensix::docs::{cycles_per_row, macro_cycles_per_row};
 use crate::lower::tensix::emit;
-use crate::lower::tensix::header::IoHeader;
+use crate::lower::tensix::header::kernel_of_listing;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
-use crate::lower::tensix::{lower_file, Combo, Family, LoweredFile, TensixKernel};
+use crate::lower::tensix::{lower_file, LoweredFile, TensixKernel};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LowerTarget {
@@ -246,8 +243,11 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
     let kernels: Vec<TensixKernel> = if is_listing {
         match kernel_of_listing(&text, args.arch.map(arch_of)) {
             Ok(k) => vec![k],
-            Err(m) => {
-                io.err(&format!("ptoc prove: {name}: {m}\n"));
+            Err(e) => {
+                io.err(&super::error_line(
+                    Some(Code::ListingInvalid),
+                    &e.located(&name),
+                ));
                 return EXIT_ERRORS;
             }
         }
@@ -293,10 +293,17 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         let secs = started.elapsed().as_secs_f64();
         bar.finish();
         failed |= !rep.passed();
+        if let Some(e) = &rep.error {
+            // The proof did not complete: an error with its code, never a mismatch count.
+            io.err(&super::error_line(
+                Some(Code::SimulationFailed),
+                &format!("{} {}: {e}", k.op_name(), k.describe()),
+            ));
+        }
         match args.error_format {
             ErrorFormat::Human => {
                 io.out(&render_proof(k, &rep, &opts));
-                if args.exhaustive && bits > 16 {
+                if args.exhaustive && bits > 16 && rep.error.is_none() {
                     // Throughput of the whole proof (simulator + reference), for the record.
                     let lane_insns = rep.inputs as f64 * k.body_len() as f64;
                     io.out(&format!(
@@ -329,14 +336,24 @@ fn inputs_text(rep: &ProofReport, opts: &ProofOptions) -> String {
     }
 }
 
-/// One line per conversion, then the first mismatches.
+/// One line per conversion, then the first mismatches. A proof that stopped on an error says
+/// so instead of giving a mismatch count (its inputs were not all run).
 pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> String {
-    let mut s = format!(
-        "{} {} [{}] rule {}: {}, {}mismatches: {}\n",
+    let head = format!(
+        "{} {} [{}] rule {}: ",
         k.op_name(),
         k.describe(),
         emit::asm::arch_name(k.arch),
         k.rule,
+    );
+    if let Some(e) = &rep.error {
+        return format!(
+            "{head}did not complete ({} inputs checked before the error)\n  error: {e}\n",
+            rep.inputs
+        );
+    }
+    let mut s = format!(
+        "{head}{}, {}mismatches: {}\n",
         inputs_text(rep, opts),
         if rep.relaxed {
             format!(
@@ -357,9 +374,6 @@ pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) ->
         s.push_str(&format!(
             "  whole result registers compared; mask: {n} registers under random masks (one all-inactive)\n"
         ));
-    }
-    if let Some(e) = &rep.error {
-        s.push_str(&format!("  error: {e}\n"));
     }
     let show = |elem: pto_runtime::ElemType, b: u64| {
         format!("{b:#x} ({})", pto_runtime::convert::display_value(elem, b))
@@ -388,51 +402,15 @@ fn proof_json(k: &TensixKernel, rep: &ProofReport) -> serde_json::Value {
         "inputs": rep.inputs,
         "exhaustive": rep.exhaustive,
         "relaxed": rep.relaxed,
-        "mismatches": rep.mismatches,
-        "macro_mismatches": rep.macro_mismatches,
-        "error": rep.error,
+        "completed": rep.error.is_none(),
+        // A proof that did not complete has no mismatch count.
+        "mismatches": rep.error.is_none().then_some(rep.mismatches),
+        "macro_mismatches": rep.macro_mismatches.filter(|_| rep.error.is_none()),
+        "error": rep.error.as_ref().map(|e| serde_json::json!({
+            "code": Code::SimulationFailed.as_str(), "message": e,
+        })),
         "first": rep.first.iter().map(|m| serde_json::json!({
             "input": m.input, "expected": m.expected, "got_word": m.got_word,
         })).collect::<Vec<_>>(),
-    })
-}
-
-/// A lowered listing (with its `; @io ... rmode= sat=` header) as a kernel to prove.
-pub(crate) fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, String> {
-    let h = IoHeader::find(text)?
-        .ok_or("the listing has no `; @io src=T dst=T rmode=M sat=on|off` header")?;
-    let (Some(rounding), Some(sat)) = (h.rounding, h.sat) else {
-        return Err("the `; @io` header must state rmode= and sat= to be proven".to_string());
-    };
-    let arch = arch.unwrap_or(h.arch);
-    let k = Kernel::parse(text, arch).map_err(|e| e.to_string())?;
-    let combo = Combo {
-        src: h.src,
-        dst: h.dst,
-        rounding,
-        sat,
-    };
-    Converter::new(combo.spec()).map_err(|e| e.to_string())?;
-    let lines = |p: &pto_runtime::tensix::isa::Program| {
-        p.insns
-            .iter()
-            .map(|&insn| Line {
-                insn,
-                comment: String::new(),
-            })
-            .collect::<Vec<_>>()
-    };
-    Ok(TensixKernel {
-        combo,
-        arch,
-        family: Family::of(h.src, h.dst),
-        rule: "listing",
-        notes: Vec::new(),
-        init: lines(&k.init),
-        body: lines(&k.body),
-        drain: lines(&k.drain),
-        nan_any: h.nan_any,
-        macro_form: None,
-        vreg: h.vreg_shape(),
     })
 }

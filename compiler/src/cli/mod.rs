@@ -34,6 +34,22 @@ pub const EXIT_ERRORS: u8 = 1;
 /// Exit status: usage or I/O error.
 pub const EXIT_USAGE: u8 = 2;
 
+/// The one-line form of a tool run's error (`sim`, `cast`, `prove`, `lower`), the same for every
+/// command: `ptoc: error[CODE]: message` (the stable code of `ptoc explain`), or
+/// `ptoc: error: message` for usage and I/O errors, which have none. Locations inside the
+/// message are written `FILE:LINE:COLUMN:`.
+pub(crate) fn error_line(code: Option<Code>, message: &str) -> String {
+    match code {
+        Some(c) => format!("ptoc: error[{c}]: {message}\n"),
+        None => format!("ptoc: error: {message}\n"),
+    }
+}
+
+/// A tool run's warning line: `ptoc: warning: message`.
+pub(crate) fn warning_line(message: &str) -> String {
+    format!("ptoc: warning: {message}\n")
+}
+
 /// The process's streams and terminal facts, injected for testing.
 pub struct Io<'a> {
     pub stdin: &'a mut dyn Read,

@@ -11,10 +11,10 @@
 ;
 ; A header that contradicts a flag, or names an unknown type, is an error:
 ; RUN: not ptoc sim %s --arch wormhole --input %t.in --output %t.x 2>&1 | FileCheck %s --check-prefix=ARCH
-; ARCH: ptoc sim: --arch contradicts the listing's `; @io arch=` header (blackhole)
+; ARCH: ptoc: error: --arch contradicts the listing's `; @io arch=` header (blackhole)
 ; RUN: %python -c "import sys; open(sys.argv[1], 'w').write('; @io src=f64 dst=i32\nsfpnop\n')" %t.badty.s
 ; RUN: not ptoc sim %t.badty.s --input %t.in --output %t.x 2>&1 | FileCheck %s --check-prefix=TYPE
-; TYPE: line 1: `; @io` header: unknown element type `f64` (expected f32, bf16, f16, i32, ui32, i16, ui16, i8 or ui8)
+; TYPE: ptoc: error[E0801]: {{.*}}badty.s:1: `; @io` header: unknown element type `f64` (expected f32, bf16, f16, i32, ui32, i16, ui16, i8 or ui8)
 ;
 ; A program that is not UTF-8 is a coded error (exit 1), as in `ptoc verify`:
 ; RUN: %python -c "import sys; open(sys.argv[1], 'wb').write(b'sfpnop \xff\n')" %t.latin1.s
@@ -25,7 +25,7 @@
 ; unless --dst16-mode says which mapping to use:
 ; RUN: %python %S/Inputs/words.py gen 32 %t.w 1 2
 ; RUN: ptoc sim %S/u16-to-f32.s --input %t.w --output %t.x 2>&1 | FileCheck %s --check-prefix=Q1
-; Q1: ptoc sim: warning: {{.*}}u16-to-f32.s: the listing accesses 32-bit Dst with the 16-bit mode {{[A-Z0-9_]+}}, whose meaning depends on how Dst16b maps onto Dst32b (tensix.md OPEN Q1); using --dst16-mode literal. Pass --dst16-mode literal|high-half to choose.
+; Q1: ptoc: warning: {{.*}}u16-to-f32.s: the listing accesses 32-bit Dst with the 16-bit mode {{[A-Z0-9_]+}}, whose meaning depends on how Dst16b maps onto Dst32b (tensix.md OPEN Q1); using --dst16-mode literal. Pass --dst16-mode literal|high-half to choose.
 ; RUN: ptoc sim %S/u16-to-f32.s --dst16-mode literal --input %t.w --output %t.x 2>&1 | FileCheck %s --check-prefix=NOWARN
 ; NOWARN-NOT: warning
 
