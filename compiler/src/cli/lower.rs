@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use pto_runtime::tensix::isa::Arch;
 
-use super::args::ErrorFormat;
+use super::args::{input_format, ErrorFormat, FormatArg};
 use super::sim::ArchArg;
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
@@ -32,7 +32,7 @@ use crate::lower::tensix::docs::{cycles_per_row, macro_cycles_per_row};
 use crate::lower::tensix::emit;
 use crate::lower::tensix::header::kernel_of_listing;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
-use crate::lower::tensix::{lower_file, LoweredFile, TensixKernel};
+use crate::lower::tensix::{lower_file_as, LoweredFile, TensixKernel};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LowerTarget {
@@ -60,8 +60,8 @@ pub enum NanArg {
 
 #[derive(Debug, clap::Args)]
 pub struct LowerArgs {
-    /// The target to lower to.
-    #[arg(long, value_enum)]
+    /// The target to lower to (the only one, and the default: tensix).
+    #[arg(long, value_enum, default_value_t = LowerTarget::Tensix)]
     pub target: LowerTarget,
     /// Output form.
     #[arg(long, value_enum, default_value_t = EmitArg::Asm)]
@@ -89,7 +89,18 @@ pub struct LowerArgs {
     /// Split the input on `// -----` lines.
     #[arg(long)]
     pub split_input_file: bool,
-    /// Input file (.pto), or '-' for stdin.
+    /// Only the Nth kernel (1-based; distinct conversions in first-use order, as `--report`
+    /// lists them).
+    #[arg(long, value_name = "N")]
+    pub kernel: Option<usize>,
+    /// Write one file per kernel into DIR (created if missing), named after the conversion
+    /// (`f32_to_i32_trunc_satoff.s`; `.h` for --emit llk|sfpi), instead of one output.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "report"])]
+    pub split_kernels: Option<PathBuf>,
+    /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
+    #[arg(long, value_enum)]
+    pub input_format: Option<FormatArg>,
+    /// Input file (.pto or .ptoasm), or '-' for stdin.
     pub file: PathBuf,
 }
 
@@ -116,8 +127,11 @@ pub struct ProveArgs {
     /// Split the input on `// -----` lines.
     #[arg(long)]
     pub split_input_file: bool,
-    /// A .pto file (every tcvt is lowered and proven) or a lowered listing (.s with an
-    /// `; @io ... rmode=M sat=on|off` header).
+    /// Input syntax of a module; default: by extension (.ptoasm → ptoasm), else pto.
+    #[arg(long, value_enum)]
+    pub input_format: Option<FormatArg>,
+    /// A .pto or .ptoasm file (every tcvt and vcvt is lowered and proven) or a lowered listing
+    /// (.s or .asm with an `; @io ... rmode=M sat=on|off` header).
     pub file: PathBuf,
 }
 
@@ -157,8 +171,9 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     let arch = arch_of(args.arch);
     // `--nan any`: rules with a relaxed variant pick it (the kernel's `nan_any` says so);
     // the others keep their exact kernel, which is also correct under the relaxed rule.
-    let file = lower_file(
+    let file = lower_file_as(
         &bytes,
+        input_format(args.input_format, &args.file),
         arch,
         args.split_input_file,
         true,
@@ -170,7 +185,16 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     if file.has_errors() {
         return EXIT_ERRORS;
     }
-    let kernels = distinct(&file);
+    let kernels = match select_kernel(distinct(&file), args.kernel) {
+        Ok(k) => k,
+        Err(m) => {
+            io.err(&super::error_line(None, &m));
+            return EXIT_USAGE;
+        }
+    };
+    if let Some(dir) = &args.split_kernels {
+        return write_split(dir, &kernels, args, io);
+    }
     let out = if args.report {
         report_table(&kernels)
     } else {
@@ -195,7 +219,10 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
         Some(p) => match std::fs::write(p, out) {
             Ok(()) => EXIT_OK,
             Err(e) => {
-                io.err(&format!("ptoc lower: cannot write {}: {e}\n", p.display()));
+                io.err(&super::error_line(
+                    None,
+                    &format!("cannot write '{}': {e}", p.display()),
+                ));
                 EXIT_USAGE
             }
         },
@@ -206,12 +233,72 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     }
 }
 
-/// Per kernel: rule, instructions and cycles per row.
+/// `--kernel N`: only the Nth kernel (1-based); the message of a usage error when there is none.
+fn select_kernel(
+    kernels: Vec<&TensixKernel>,
+    n: Option<usize>,
+) -> Result<Vec<&TensixKernel>, String> {
+    let Some(n) = n else {
+        return Ok(kernels);
+    };
+    match n.checked_sub(1).and_then(|i| kernels.get(i)) {
+        Some(&k) => Ok(vec![k]),
+        None => Err(format!(
+            "--kernel {n}: the file has {} kernel(s), numbered from 1 (`--report` lists them)",
+            kernels.len()
+        )),
+    }
+}
+
+/// `--split-kernels DIR`: one file per kernel, named by its slug; exit status.
+fn write_split(
+    dir: &std::path::Path,
+    kernels: &[&TensixKernel],
+    args: &LowerArgs,
+    io: &mut Io<'_>,
+) -> u8 {
+    let fail = |io: &mut Io<'_>, what: &str, p: &std::path::Path, e: std::io::Error| {
+        io.err(&super::error_line(
+            None,
+            &format!("cannot {what} '{}': {e}", p.display()),
+        ));
+        EXIT_USAGE
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return fail(io, "create", dir, e);
+    }
+    let ext = match args.emit {
+        EmitArg::Asm => "s",
+        EmitArg::Llk | EmitArg::Sfpi => "h",
+    };
+    for k in kernels {
+        let text = match args.emit {
+            EmitArg::Asm => emit::asm::emit(k, args.plain),
+            EmitArg::Llk => emit::llk::emit(k),
+            EmitArg::Sfpi => emit::sfpi::emit(k),
+        };
+        let path = dir.join(format!("{}.{ext}", k.slug()));
+        if let Err(e) = std::fs::write(&path, text) {
+            return fail(io, "write", &path, e);
+        }
+    }
+    EXIT_OK
+}
+
+/// Per kernel: rule, instructions and cycles per row. A vcvt program runs once per register,
+/// not per row: its cycle cells say `n/a [1]` and footnote 1 gives its cycles per register.
 fn report_table(kernels: &[&TensixKernel]) -> String {
     let mut s = String::from(
         "conversion | arch | rule | instructions/row | cycles/row plain | cycles/row macro | proven\n",
     );
+    let mut footnotes = Vec::new();
     for k in kernels {
+        let (plain, macro_form) = if k.vreg.is_some() {
+            footnotes.push(vcvt_footnote(k));
+            ("n/a [1]".to_string(), "n/a [1]".to_string())
+        } else {
+            (cycles_per_row(k), macro_cycles_per_row(k))
+        };
         s.push_str(&format!(
             "{} {} | {} | {} | {} | {} | {} | {}edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
             k.op_name(),
@@ -219,8 +306,8 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
             emit::asm::arch_name(k.arch),
             k.rule,
             k.body_len(),
-            cycles_per_row(k),
-            macro_cycles_per_row(k),
+            plain,
+            macro_form,
             if k.nan_any {
                 "relaxed --nan=any (NaN inputs not compared): "
             } else {
@@ -228,7 +315,37 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
             },
         ));
     }
+    if !footnotes.is_empty() {
+        s.push_str(
+            "[1] a vcvt program converts one whole register per run, not one Dst row: its \
+             instructions and cycles are per register (`ptoc sim` prints cycles_per_register):\n",
+        );
+        for f in footnotes {
+            s.push_str(&f);
+        }
+    }
     s
+}
+
+/// Footnote line of a vcvt kernel: its cycles per register, measured by running one all-zero,
+/// all-active register (every register takes the same path).
+fn vcvt_footnote(k: &TensixKernel) -> String {
+    let cycles = k.vreg.map_or_else(
+        || "not measured (no register shape)".to_string(),
+        |shape| {
+            let zeros = vec![0u64; shape.src_lanes];
+            match crate::lower::tensix::vprove::run_registers(k, shape, &zeros, &|_| true) {
+                Ok(r) => format!("{} cycles per register", r.cycles_per_register),
+                Err(e) => format!("not measured ({e})"),
+            }
+        },
+    );
+    format!(
+        "    vcvt {} [{}]: {} instructions, {cycles}\n",
+        k.describe(),
+        emit::asm::arch_name(k.arch),
+        k.body_len()
+    )
 }
 
 pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
@@ -253,8 +370,9 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         }
     } else {
         let arch = args.arch.map_or(Arch::Bh, arch_of);
-        let file = lower_file(
+        let file = lower_file_as(
             &bytes,
+            input_format(args.input_format, &args.file),
             arch,
             args.split_input_file,
             false,

@@ -174,7 +174,7 @@ fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
         }
         None => {
             let mut msg = format!(
-                "ptoc: unknown diagnostic code '{}'\n\
+                "ptoc: error: unknown diagnostic code '{}'\n\
                  Codes are printed in brackets after the severity (error[E0207]) and as \"code\" \
                  and \"name\" in --error-format json; `ptoc explain` accepts either. Known codes:\n",
                 crate::diag::clip::Echo(code)
@@ -235,7 +235,10 @@ fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
         match driver::read_source(io.stdin) {
             Ok(bytes) => Some(("<stdin>".to_string(), bytes)),
             Err(e) => {
-                io.err(&format!("ptoc: cannot read standard input: {e}\n"));
+                io.err(&error_line(
+                    None,
+                    &format!("cannot read standard input: {e}"),
+                ));
                 None
             }
         }
@@ -249,7 +252,7 @@ fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
         match std::fs::File::open(path).and_then(read) {
             Ok(b) => Some((name, b)),
             Err(e) => {
-                io.err(&format!("ptoc: cannot read '{name}': {e}\n"));
+                io.err(&error_line(None, &format!("cannot read '{name}': {e}")));
                 None
             }
         }

@@ -21,6 +21,29 @@
 ; RUN: not ptoc sim %t.latin1.s --input %t.in --output %t.x 2>&1 | FileCheck %s --check-prefix=UTF8
 ; UTF8: error[E0002]: {{.*}}latin1.s: invalid UTF-8 at byte 7: programs are UTF-8 text
 ;
+; The header fixes the word sides and the 32-bit Dst, so the flags that describe a headerless
+; listing's words are refused (usage error, exit 2) rather than silently ignored (`--dest 32`
+; agrees with the header and is accepted):
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.x --out-width 16
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.x --dst-format fp16a
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.x --out-format uint16
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.x --dest 16
+; RUN: %python %S/../tools/status.py 2 ptoc sim %s --input %t.in --output %t.x --dst16-mode literal
+; RUN: not ptoc sim %s --input %t.in --output %t.x --out-width 16 2>&1 | FileCheck %s --check-prefix=FLAG
+; FLAG: ptoc: error: --out-width contradicts the listing's `; @io` header: its words are the header's src/dst elements in a 32-bit Dst (ptoc's kernel I/O contract); drop --out-width
+; The help says what the files hold:
+; RUN: ptoc sim --help | FileCheck %s --check-prefix=HELP
+; HELP: with a `; @io` header, the header's src elements as `ptoc cast` writes them
+; An input that is not whole elements of the header's source type: exit 1, E0802 (as for a vcvt
+; listing and a headerless one):
+; RUN: %python %S/../cast/Inputs/bits.py pack ui16 %t.u16 1
+; RUN: %python %S/../cast/Inputs/bits.py pack i8 %t.i8 1 2 3
+; RUN: ptoc sim %s --input %t.i8 --output %t.x
+; RUN: %python -c "import sys; open(sys.argv[1], 'w').write(open(sys.argv[2]).read().replace('src=i8', 'src=i16'))" %t.i16.s %s
+; RUN: %python %S/../tools/status.py 1 ptoc sim %t.i16.s --input %t.i8 --output %t.x
+; RUN: not ptoc sim %t.i16.s --input %t.i8 --output %t.x 2>&1 | FileCheck %s --check-prefix=SIZE
+; SIZE: ptoc: error[E0802]: {{.*}}.i8: 3 bytes is not a whole number of i16 elements (2 bytes each)
+;
 ; A headerless listing that reads 16-bit cells of a 32-bit Dst gets a warning naming OPEN Q1
 ; unless --dst16-mode says which mapping to use:
 ; RUN: %python %S/Inputs/words.py gen 32 %t.w 1 2

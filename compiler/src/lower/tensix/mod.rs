@@ -384,12 +384,25 @@ pub fn lower_file(
     self_check: bool,
     nan_any: bool,
 ) -> LoweredFile {
+    let format = crate::front::InputFormat::Pto;
+    lower_file_as(bytes, format, arch, split_input, self_check, nan_any)
+}
+
+/// [`lower_file`] of input in `format` (`.pto` text, or `.ptoasm` assembly: syntax.md §6.2).
+pub fn lower_file_as(
+    bytes: &[u8],
+    format: crate::front::InputFormat,
+    arch: Arch,
+    split_input: bool,
+    self_check: bool,
+    nan_any: bool,
+) -> LoweredFile {
     use crate::diag::{Code, Diagnostic};
     use crate::driver::{check_file, Options, TargetChoice};
     let opts = Options {
         target: TargetChoice::Profile(crate::target::Profile::Cpu),
         split_input,
-        format: crate::front::InputFormat::Pto,
+        format,
         parse_only: false,
         strict_ops: false,
     };
