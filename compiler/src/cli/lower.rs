@@ -1,22 +1,32 @@
 //! `ptoc lower --target tensix` and `ptoc prove`: the CLI edge of `lower::tensix`.
 //!
 //! ```text
-//! ptoc lower --target tensix [--emit asm|llk|sfpi] [--arch blackhole|wormhole] [-o FILE]
-//!            [--plain] [--report] [--nan exact|any] [--error-format human|json] FILE
+//! ptoc lower [--target tensix] [--emit asm|llk|sfpi] [--arch blackhole|wormhole]
+//!            [-o FILE | --split-kernels DIR] [--kernel N] [--plain] [--report]
+//!            [--nan exact|any] [--input-format pto|ptoasm] [--error-format human|json] FILE
 //! ptoc prove [--arch ...] [--exhaustive] [--random N] [--seed S] [--nan exact|any]
-//!            [--error-format human|json] FILE        # FILE: .pto, or a lowered .s listing
+//!            [--input-format ...] [--error-format human|json] FILE
+//!            # FILE: .pto or .ptoasm, or a lowered .s/.asm listing
 //! ```
-//! `lower` parses and verifies FILE on the cpu profile (whose semantics the kernels reproduce),
-//! lowers every `pto.tcvt`, self-checks each kernel on the §9 edge list, and writes one listing
-//! per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or stdout.
-//! Any diagnostic with an error (parse, verify, a combination with no exact kernel) → exit 1 and
-//! nothing is written. `--report` prints a table instead of code. `--nan any` lowers the relaxed
+//! `lower` parses and verifies FILE (`.pto`, or `.ptoasm` in assembly mode) on the cpu profile
+//! (whose semantics the kernels reproduce; N0705 notes a module naming another profile), lowers
+//! every `pto.tcvt` and `pto.vcvt`, self-checks each kernel on the §9 edge list, and writes one
+//! listing per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or
+//! stdout; `--kernel N` keeps the Nth kernel only, `--split-kernels DIR` writes one file per kernel
+//! (named by `TensixKernel::slug`). `--target` defaults to tensix, the only target. Any diagnostic
+//! with an error (parse, verify, a combination with no exact kernel) → exit 1 and nothing is
+//! written; no conversion at all → note N0704, exit 0. `--report` prints a table instead of code
+//! (vcvt programs: cycles per register in a footnote, not per row). `--nan any` lowers the relaxed
 //! variant where a rule has one (`TensixKernel::nan_any`, said in the listing and the report).
 //!
 //! `prove` runs the full proof in process (tensix.md §9): 8/16-bit sources exhaustively, 32-bit
 //! sources on the edge list plus `--random` patterns (default 2^24), or all 2^32 with
-//! `--exhaustive` (progress bar on a terminal). One line per conversion with `mismatches: N`,
-//! then the first mismatching inputs; exit 1 on any mismatch.
+//! `--exhaustive` (progress bar on a terminal). A listing is read back with
+//! `header::kernel_of_listing` and proven on the path `ptoc sim` runs it on. One line per
+//! conversion with `mismatches: N`, then the first mismatching inputs; exit 1 on any mismatch. A
+//! proof that stopped on a simulator error prints `did not complete` and the error (stderr:
+//! `ptoc: error[E0803]: ...`), never a mismatch count. Errors without a span use
+//! `cli::error_line` (`ptoc: error[CODE]: FILE:LINE:COL: ...`).
 
 use std::path::PathBuf;
 

@@ -127,7 +127,7 @@ codes! {
     ListingInvalid = ("E0801", "listing-invalid", Error, "a kernel listing does not assemble, or its `; @io` header is malformed, missing where needed, or repeated");
     InputSize = ("E0802", "input-size", Error, "an input file's length is not a whole number of the words, elements or registers it holds");
     SimulationFailed = ("E0803", "simulation-failed", Error, "the Tensix simulator stopped on a machine error: the run or proof did not complete");
-    InputFileFormat = ("E0804", "input-file-format", Error, "an input file is not in the format its name says (.npy header, dtype or data size)");
+    InputFileFormat = ("E0804", "input-file-format", Error, "an input file is not in the format its name or use says (.npy header, dtype or data size; a vcvt mask's predicate storage)");
 }
 
 impl Code {
