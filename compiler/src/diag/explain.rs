@@ -413,7 +413,7 @@ pub fn explanation(code: Code) -> Explanation {
         ),
         SimulationFailed => E(
             "The Tensix simulator stopped on a machine error: a read of an undefined LReg, a mode the strict model does not execute, a SFPLOADMACRO hazard or a pipeline still busy after the drain, a macro template written outside the init code, or a body that does not advance RWC.Dst by whole rows. `ptoc sim` writes no output; `ptoc prove` reports the error instead of a mismatch count, because the proof did not complete. The message names the listing's line and the pc when the instruction has one. A runtime error of a tool run; the verifier never produces it.",
-            "; k.s: the body reads L3, which nothing wrote\n; @body\nsfpmov 0, L3, L0, 0\nsfpstore L0, 0, ADDR_MOD_6, 0",
+            "; k.s, given to ptoc sim or ptoc prove: the body reads L3, which nothing wrote\n; @body\nsfpmov 0, L3, L0, 0\nsfpstore L0, 0, ADDR_MOD_6, 0",
             "Fix the listing (initialise the register, move template writes into `; @init`, add a drain), or lower the .pto again.",
         ),
         InputFileFormat => E(
