@@ -20,9 +20,11 @@
 //!   with `Converter::convert_slice_par` and written, so memory stays small whatever the size;
 //!   consequently OUT must not be IN (refused before anything is written). A progress bar is
 //!   drawn on stderr only when it is a terminal and the file is large.
-//! - Exit status: 0 done (warnings allowed); 1 semantic error (pair not accepted by the
-//!   profile: the message names the profiles that accept it; H rounding); 2 usage or I/O error
-//!   (unknown type or mode name, unreadable/unwritable file, wrong file size or dtype, OUT = IN).
+//! - Exit status: 0 done (warnings allowed); 1 an error about the conversion or the data, with
+//!   its code (`ptoc: error[E0207]: ...`: pair not accepted by the profile, the message naming
+//!   the profiles that accept it; H rounding N0302; a file whose size is not whole elements
+//!   E0802; a `.npy` header, dtype or data size that does not fit E0804); 2 usage or I/O error
+//!   (`ptoc: error: ...`: unknown type or mode name, unreadable/unwritable file, OUT = IN).
 //!
 //! Invariants: never panics on any input; nothing but the `--target all` report goes to stdout.
 
@@ -81,10 +83,7 @@ pub struct CastArgs {
 }
 
 fn fail(io: &mut Io<'_>, e: &ExecError) -> u8 {
-    match e.code() {
-        Some(code) => io.err(&format!("error[{}]: {e}\n", code.as_str())),
-        None => io.err(&format!("ptoc: error: {e}\n")),
-    }
+    io.err(&super::error_line(e.code(), &e.to_string()));
     if e.is_usage() {
         EXIT_USAGE
     } else {

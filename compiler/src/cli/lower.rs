@@ -1,42 +1,48 @@
 //! `ptoc lower --target tensix` and `ptoc prove`: the CLI edge of `lower::tensix`.
 //!
 //! ```text
-//! ptoc lower --target tensix [--emit asm|llk|sfpi] [--arch blackhole|wormhole] [-o FILE]
-//!            [--plain] [--report] [--nan exact|any] [--abi raw|tt-metal]
-//!            [--error-format human|json] FILE
+//! ptoc lower [--target tensix] [--emit asm|llk|sfpi] [--arch blackhole|wormhole]
+//!            [-o FILE | --split-kernels DIR] [--kernel N] [--plain] [--report]
+//!            [--nan exact|any] [--abi raw|tt-metal] [--input-format pto|ptoasm] [--error-format human|json] FILE
 //! ptoc prove [--arch ...] [--exhaustive] [--random N] [--seed S] [--nan exact|any]
-//!            [--abi raw|tt-metal] [--error-format human|json] FILE   # FILE: .pto, or a .s listing
+//!            [--abi raw|tt-metal] [--input-format ...] [--error-format human|json] FILE
+//!            # FILE: .pto or .ptoasm, or a lowered .s/.asm listing
 //! ```
-//! `lower` parses and verifies FILE on the cpu profile (whose semantics the kernels reproduce),
-//! lowers every `pto.tcvt`, self-checks each kernel on the §9 edge list, and writes one listing
-//! per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or stdout.
-//! Any diagnostic with an error (parse, verify, a combination with no exact kernel) → exit 1 and
-//! nothing is written. `--report` prints a table instead of code. `--nan any` lowers the relaxed
+//! `lower` parses and verifies FILE (`.pto`, or `.ptoasm` in assembly mode) on the cpu profile
+//! (whose semantics the kernels reproduce; N0705 notes a module naming another profile), lowers
+//! every `pto.tcvt` and `pto.vcvt`, self-checks each kernel on the §9 edge list, and writes one
+//! listing per distinct conversion (separated by `; ----- kernel K of N` lines) to `-o FILE` or
+//! stdout; `--kernel N` keeps the Nth kernel only, `--split-kernels DIR` writes one file per kernel
+//! (named by `TensixKernel::slug`). `--target` defaults to tensix, the only target. Any diagnostic
+//! with an error (parse, verify, a combination with no exact kernel) → exit 1 and nothing is
+//! written; no conversion at all → note N0704, exit 0. `--report` prints a table instead of code
+//! (vcvt programs: cycles per register in a footnote, not per row). `--nan any` lowers the relaxed
 //! variant where a rule has one (`TensixKernel::nan_any`, said in the listing and the report).
 //!
 //! `prove` runs the full proof in process (tensix.md §9): 8/16-bit sources exhaustively, 32-bit
 //! sources on the edge list plus `--random` patterns (default 2^24), or all 2^32 with
-//! `--exhaustive` (progress bar on a terminal). One line per conversion with `mismatches: N`,
-//! then the first mismatching inputs; exit 1 on any mismatch.
+//! `--exhaustive` (progress bar on a terminal). A listing is read back with
+//! `header::kernel_of_listing` and proven on the path `ptoc sim` runs it on. One line per
+//! conversion with `mismatches: N`, then the first mismatching inputs; exit 1 on any mismatch. A
+//! proof that stopped on a simulator error prints `did not complete` and the error (stderr:
+//! `ptoc: error[E0803]: ...`), never a mismatch count. Errors without a span use
+//! `cli::error_line` (`ptoc: error[CODE]: FILE:LINE:COL: ...`).
 
 use std::path::PathBuf;
 
-use pto_runtime::convert::Converter;
 use pto_runtime::tensix::isa::Arch;
-use pto_runtime::tensix::sim::kernel::Kernel;
 
-use super::args::ErrorFormat;
+use super::args::{input_format, ErrorFormat, FormatArg};
 use super::sim::ArchArg;
 use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::exec::progress::Progress;
-use crate::lower::tensix::builder::Line;
 use crate::lower::tensix::docs::{cycles_per_row, macro_cycles_per_row};
 use crate::lower::tensix::emit;
-use crate::lower::tensix::header::IoHeader;
+use crate::lower::tensix::header::kernel_of_listing;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
-use crate::lower::tensix::{lower_file_for, Combo, Family, LoweredFile, TensixKernel};
+use crate::lower::tensix::{lower_file_as, LoweredFile, TensixKernel};
 use pto_runtime::tensix::io::Abi;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -85,8 +91,8 @@ pub enum NanArg {
 
 #[derive(Debug, clap::Args)]
 pub struct LowerArgs {
-    /// The target to lower to.
-    #[arg(long, value_enum)]
+    /// The target to lower to (the only one, and the default: tensix).
+    #[arg(long, value_enum, default_value_t = LowerTarget::Tensix)]
     pub target: LowerTarget,
     /// Output form.
     #[arg(long, value_enum, default_value_t = EmitArg::Asm)]
@@ -118,7 +124,18 @@ pub struct LowerArgs {
     /// Split the input on `// -----` lines.
     #[arg(long)]
     pub split_input_file: bool,
-    /// Input file (.pto), or '-' for stdin.
+    /// Only the Nth kernel (1-based; distinct conversions in first-use order, as `--report`
+    /// lists them).
+    #[arg(long, value_name = "N")]
+    pub kernel: Option<usize>,
+    /// Write one file per kernel into DIR (created if missing), named after the conversion
+    /// (`f32_to_i32_trunc_satoff.s`; `.h` for --emit llk|sfpi), instead of one output.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "report"])]
+    pub split_kernels: Option<PathBuf>,
+    /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
+    #[arg(long, value_enum)]
+    pub input_format: Option<FormatArg>,
+    /// Input file (.pto or .ptoasm), or '-' for stdin.
     pub file: PathBuf,
 }
 
@@ -149,8 +166,11 @@ pub struct ProveArgs {
     /// Split the input on `// -----` lines.
     #[arg(long)]
     pub split_input_file: bool,
-    /// A .pto file (every tcvt is lowered and proven) or a lowered listing (.s with an
-    /// `; @io ... rmode=M sat=on|off` header).
+    /// Input syntax of a module; default: by extension (.ptoasm → ptoasm), else pto.
+    #[arg(long, value_enum)]
+    pub input_format: Option<FormatArg>,
+    /// A .pto or .ptoasm file (every tcvt and vcvt is lowered and proven) or a lowered listing
+    /// (.s or .asm with an `; @io ... rmode=M sat=on|off` header).
     pub file: PathBuf,
 }
 
@@ -198,8 +218,9 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
         },
         AbiArg::abi,
     );
-    let file = lower_file_for(
+    let file = lower_file_as(
         &bytes,
+        input_format(args.input_format, &args.file),
         arch,
         args.split_input_file,
         true,
@@ -212,7 +233,16 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     if file.has_errors() {
         return EXIT_ERRORS;
     }
-    let kernels = distinct(&file);
+    let kernels = match select_kernel(distinct(&file), args.kernel) {
+        Ok(k) => k,
+        Err(m) => {
+            io.err(&super::error_line(None, &m));
+            return EXIT_USAGE;
+        }
+    };
+    if let Some(dir) = &args.split_kernels {
+        return write_split(dir, &kernels, args, io);
+    }
     let out = if args.report {
         report_table(&kernels)
     } else if args.emit == EmitArg::Llk {
@@ -238,7 +268,10 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
         Some(p) => match std::fs::write(p, out) {
             Ok(()) => EXIT_OK,
             Err(e) => {
-                io.err(&format!("ptoc lower: cannot write {}: {e}\n", p.display()));
+                io.err(&super::error_line(
+                    None,
+                    &format!("cannot write '{}': {e}", p.display()),
+                ));
                 EXIT_USAGE
             }
         },
@@ -249,12 +282,72 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     }
 }
 
-/// Per kernel: rule, instructions and cycles per row.
+/// `--kernel N`: only the Nth kernel (1-based); the message of a usage error when there is none.
+fn select_kernel(
+    kernels: Vec<&TensixKernel>,
+    n: Option<usize>,
+) -> Result<Vec<&TensixKernel>, String> {
+    let Some(n) = n else {
+        return Ok(kernels);
+    };
+    match n.checked_sub(1).and_then(|i| kernels.get(i)) {
+        Some(&k) => Ok(vec![k]),
+        None => Err(format!(
+            "--kernel {n}: the file has {} kernel(s), numbered from 1 (`--report` lists them)",
+            kernels.len()
+        )),
+    }
+}
+
+/// `--split-kernels DIR`: one file per kernel, named by its slug; exit status.
+fn write_split(
+    dir: &std::path::Path,
+    kernels: &[&TensixKernel],
+    args: &LowerArgs,
+    io: &mut Io<'_>,
+) -> u8 {
+    let fail = |io: &mut Io<'_>, what: &str, p: &std::path::Path, e: std::io::Error| {
+        io.err(&super::error_line(
+            None,
+            &format!("cannot {what} '{}': {e}", p.display()),
+        ));
+        EXIT_USAGE
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return fail(io, "create", dir, e);
+    }
+    let ext = match args.emit {
+        EmitArg::Asm => "s",
+        EmitArg::Llk | EmitArg::Sfpi => "h",
+    };
+    for k in kernels {
+        let text = match args.emit {
+            EmitArg::Asm => emit::asm::emit(k, args.plain),
+            EmitArg::Llk => emit::llk::emit(k),
+            EmitArg::Sfpi => emit::sfpi::emit(k),
+        };
+        let path = dir.join(format!("{}.{ext}", k.slug()));
+        if let Err(e) = std::fs::write(&path, text) {
+            return fail(io, "write", &path, e);
+        }
+    }
+    EXIT_OK
+}
+
+/// Per kernel: rule, instructions and cycles per row. A vcvt program runs once per register,
+/// not per row: its cycle cells say `n/a [1]` and footnote 1 gives its cycles per register.
 fn report_table(kernels: &[&TensixKernel]) -> String {
     let mut s = String::from(
         "conversion | arch | rule | instructions/row | cycles/row plain | cycles/row macro | proven\n",
     );
+    let mut footnotes = Vec::new();
     for k in kernels {
+        let (plain, macro_form) = if k.vreg.is_some() {
+            footnotes.push(vcvt_footnote(k));
+            ("n/a [1]".to_string(), "n/a [1]".to_string())
+        } else {
+            (cycles_per_row(k), macro_cycles_per_row(k))
+        };
         s.push_str(&format!(
             "{} {} | {} | {} | {} | {} | {} | {}edge list + 4096 random (self-check); `ptoc prove` for the full proof\n",
             k.op_name(),
@@ -262,8 +355,8 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
             emit::asm::arch_name(k.arch),
             k.rule,
             k.body_len(),
-            cycles_per_row(k),
-            macro_cycles_per_row(k),
+            plain,
+            macro_form,
             if k.nan_any {
                 "relaxed --nan=any (NaN inputs not compared): "
             } else {
@@ -271,7 +364,37 @@ fn report_table(kernels: &[&TensixKernel]) -> String {
             },
         ));
     }
+    if !footnotes.is_empty() {
+        s.push_str(
+            "[1] a vcvt program converts one whole register per run, not one Dst row: its \
+             instructions and cycles are per register (`ptoc sim` prints cycles_per_register):\n",
+        );
+        for f in footnotes {
+            s.push_str(&f);
+        }
+    }
     s
+}
+
+/// Footnote line of a vcvt kernel: its cycles per register, measured by running one all-zero,
+/// all-active register (every register takes the same path).
+fn vcvt_footnote(k: &TensixKernel) -> String {
+    let cycles = k.vreg.map_or_else(
+        || "not measured (no register shape)".to_string(),
+        |shape| {
+            let zeros = vec![0u64; shape.src_lanes];
+            match crate::lower::tensix::vprove::run_registers(k, shape, &zeros, &|_| true) {
+                Ok(r) => format!("{} cycles per register", r.cycles_per_register),
+                Err(e) => format!("not measured ({e})"),
+            }
+        },
+    );
+    format!(
+        "    vcvt {} [{}]: {} instructions, {cycles}\n",
+        k.describe(),
+        emit::asm::arch_name(k.arch),
+        k.body_len()
+    )
 }
 
 pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
@@ -286,15 +409,19 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
     let kernels: Vec<TensixKernel> = if is_listing {
         match kernel_of_listing(&text, args.arch.map(arch_of)) {
             Ok(k) => vec![k],
-            Err(m) => {
-                io.err(&format!("ptoc prove: {name}: {m}\n"));
+            Err(e) => {
+                io.err(&super::error_line(
+                    Some(Code::ListingInvalid),
+                    &e.located(&name),
+                ));
                 return EXIT_ERRORS;
             }
         }
     } else {
         let arch = args.arch.map_or(Arch::Bh, arch_of);
-        let file = lower_file_for(
+        let file = lower_file_as(
             &bytes,
+            input_format(args.input_format, &args.file),
             arch,
             args.split_input_file,
             false,
@@ -334,10 +461,17 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         let secs = started.elapsed().as_secs_f64();
         bar.finish();
         failed |= !rep.passed();
+        if let Some(e) = &rep.error {
+            // The proof did not complete: an error with its code, never a mismatch count.
+            io.err(&super::error_line(
+                Some(Code::SimulationFailed),
+                &format!("{} {}: {e}", k.op_name(), k.describe()),
+            ));
+        }
         match args.error_format {
             ErrorFormat::Human => {
                 io.out(&render_proof(k, &rep, &opts));
-                if args.exhaustive && bits > 16 {
+                if args.exhaustive && bits > 16 && rep.error.is_none() {
                     // Throughput of the whole proof (simulator + reference), for the record.
                     let lane_insns = rep.inputs as f64 * k.body_len() as f64;
                     io.out(&format!(
@@ -370,14 +504,24 @@ fn inputs_text(rep: &ProofReport, opts: &ProofOptions) -> String {
     }
 }
 
-/// One line per conversion, then the first mismatches.
+/// One line per conversion, then the first mismatches. A proof that stopped on an error says
+/// so instead of giving a mismatch count (its inputs were not all run).
 pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) -> String {
-    let mut s = format!(
-        "{} {} [{}] rule {}: {}, {}mismatches: {}\n",
+    let head = format!(
+        "{} {} [{}] rule {}: ",
         k.op_name(),
         k.describe(),
         emit::asm::arch_name(k.arch),
         k.rule,
+    );
+    if let Some(e) = &rep.error {
+        return format!(
+            "{head}did not complete ({} inputs checked before the error)\n  error: {e}\n",
+            rep.inputs
+        );
+    }
+    let mut s = format!(
+        "{head}{}, {}mismatches: {}\n",
         inputs_text(rep, opts),
         if rep.relaxed {
             format!(
@@ -398,9 +542,6 @@ pub fn render_proof(k: &TensixKernel, rep: &ProofReport, opts: &ProofOptions) ->
         s.push_str(&format!(
             "  whole result registers compared; mask: {n} registers under random masks (one all-inactive)\n"
         ));
-    }
-    if let Some(e) = &rep.error {
-        s.push_str(&format!("  error: {e}\n"));
     }
     let show = |elem: pto_runtime::ElemType, b: u64| {
         format!("{b:#x} ({})", pto_runtime::convert::display_value(elem, b))
@@ -429,52 +570,15 @@ fn proof_json(k: &TensixKernel, rep: &ProofReport) -> serde_json::Value {
         "inputs": rep.inputs,
         "exhaustive": rep.exhaustive,
         "relaxed": rep.relaxed,
-        "mismatches": rep.mismatches,
-        "macro_mismatches": rep.macro_mismatches,
-        "error": rep.error,
+        "completed": rep.error.is_none(),
+        // A proof that did not complete has no mismatch count.
+        "mismatches": rep.error.is_none().then_some(rep.mismatches),
+        "macro_mismatches": rep.macro_mismatches.filter(|_| rep.error.is_none()),
+        "error": rep.error.as_ref().map(|e| serde_json::json!({
+            "code": Code::SimulationFailed.as_str(), "message": e,
+        })),
         "first": rep.first.iter().map(|m| serde_json::json!({
             "input": m.input, "expected": m.expected, "got_word": m.got_word,
         })).collect::<Vec<_>>(),
-    })
-}
-
-/// A lowered listing (with its `; @io ... rmode= sat=` header) as a kernel to prove.
-pub(crate) fn kernel_of_listing(text: &str, arch: Option<Arch>) -> Result<TensixKernel, String> {
-    let h = IoHeader::find(text)?
-        .ok_or("the listing has no `; @io src=T dst=T rmode=M sat=on|off` header")?;
-    let (Some(rounding), Some(sat)) = (h.rounding, h.sat) else {
-        return Err("the `; @io` header must state rmode= and sat= to be proven".to_string());
-    };
-    let arch = arch.unwrap_or(h.arch);
-    let k = Kernel::parse(text, arch).map_err(|e| e.to_string())?;
-    let combo = Combo {
-        src: h.src,
-        dst: h.dst,
-        rounding,
-        sat,
-    };
-    Converter::new(combo.spec()).map_err(|e| e.to_string())?;
-    let lines = |p: &pto_runtime::tensix::isa::Program| {
-        p.insns
-            .iter()
-            .map(|&insn| Line {
-                insn,
-                comment: String::new(),
-            })
-            .collect::<Vec<_>>()
-    };
-    Ok(TensixKernel {
-        combo,
-        arch,
-        family: Family::of(h.src, h.dst),
-        rule: "listing",
-        notes: Vec::new(),
-        init: lines(&k.init),
-        body: lines(&k.body),
-        drain: lines(&k.drain),
-        nan_any: h.nan_any,
-        macro_form: None,
-        vreg: h.vreg_shape(),
-        abi: h.abi,
     })
 }

@@ -34,6 +34,22 @@ pub const EXIT_ERRORS: u8 = 1;
 /// Exit status: usage or I/O error.
 pub const EXIT_USAGE: u8 = 2;
 
+/// The one-line form of a tool run's error (`sim`, `cast`, `prove`, `lower`), the same for every
+/// command: `ptoc: error[CODE]: message` (the stable code of `ptoc explain`), or
+/// `ptoc: error: message` for usage and I/O errors, which have none. Locations inside the
+/// message are written `FILE:LINE:COLUMN:`.
+pub(crate) fn error_line(code: Option<Code>, message: &str) -> String {
+    match code {
+        Some(c) => format!("ptoc: error[{c}]: {message}\n"),
+        None => format!("ptoc: error: {message}\n"),
+    }
+}
+
+/// A tool run's warning line: `ptoc: warning: message`.
+pub(crate) fn warning_line(message: &str) -> String {
+    format!("ptoc: warning: {message}\n")
+}
+
 /// The process's streams and terminal facts, injected for testing.
 pub struct Io<'a> {
     pub stdin: &'a mut dyn Read,
@@ -159,7 +175,7 @@ fn explain_cmd(code: &str, io: &mut Io<'_>) -> u8 {
         }
         None => {
             let mut msg = format!(
-                "ptoc: unknown diagnostic code '{}'\n\
+                "ptoc: error: unknown diagnostic code '{}'\n\
                  Codes are printed in brackets after the severity (error[E0207]) and as \"code\" \
                  and \"name\" in --error-format json; `ptoc explain` accepts either. Known codes:\n",
                 crate::diag::clip::Echo(code)
@@ -220,7 +236,10 @@ fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
         match driver::read_source(io.stdin) {
             Ok(bytes) => Some(("<stdin>".to_string(), bytes)),
             Err(e) => {
-                io.err(&format!("ptoc: cannot read standard input: {e}\n"));
+                io.err(&error_line(
+                    None,
+                    &format!("cannot read standard input: {e}"),
+                ));
                 None
             }
         }
@@ -234,7 +253,7 @@ fn read_input(path: &Path, io: &mut Io<'_>) -> Option<(String, Vec<u8>)> {
         match std::fs::File::open(path).and_then(read) {
             Ok(b) => Some((name, b)),
             Err(e) => {
-                io.err(&format!("ptoc: cannot read '{name}': {e}\n"));
+                io.err(&error_line(None, &format!("cannot read '{name}': {e}")));
                 None
             }
         }

@@ -167,7 +167,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
     let func = match pick_function(module, a.func.as_deref()) {
         Ok(f) => f,
         Err(msg) => {
-            io.err(&format!("ptoc: {msg}\n"));
+            io.err(&super::error_line(None, &msg));
             return EXIT_USAGE;
         }
     };
@@ -182,7 +182,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
     let values = match bind_all(module, &params, &a.inputs, &a.valid, &mut zeroed) {
         Ok(v) => v,
         Err(e) => {
-            io.err(&format!("ptoc: {e}\n"));
+            io.err(&super::error_line(None, &e.to_string()));
             return EXIT_USAGE;
         }
     };
@@ -231,7 +231,10 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         });
         if let Some(dir) = &dir {
             if let Err(e) = std::fs::create_dir_all(dir) {
-                io.err(&format!("ptoc: cannot create '{}': {e}\n", dir.display()));
+                io.err(&super::error_line(
+                    None,
+                    &format!("cannot create '{}': {e}", dir.display()),
+                ));
                 return EXIT_USAGE;
             }
         }
@@ -245,7 +248,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             if let Some(path) = &path {
                 if let Err(e) = report::write_npy(path, &p.value, *kind) {
                     io.out(&summary);
-                    io.err(&format!("ptoc: {e}\n"));
+                    io.err(&super::error_line(None, &e.to_string()));
                     return EXIT_USAGE;
                 }
             }

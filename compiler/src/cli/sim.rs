@@ -48,13 +48,19 @@
 //!   body run over ≥ 2 tiles after warm-up, cross-checked with the static count;
 //!   SFPLOADMACRO-scheduled instructions take no issue slot), an integer or a decimal when not
 //!   whole. Init and drain cycles are not part of it.
-//! - Exit status: 0 done; 1 assembly or simulation error (`FILE:LINE:` of the faulting
-//!   instruction when it has one, and its pc),
-//!   including an undrained macro pipeline and a template write outside init code; 2 usage or I/O
-//!   error (unreadable program/input, input size not a multiple of the word).
+//! - A listing with a `; @io` header (ptoc's kernels) fixes the word sides (its src/dst elements)
+//!   and the 32-bit Dst: `--dest`, `--dst-format`, `--out-width`, `--out-format` and
+//!   `--dst16-mode` are then refused (usage error) rather than ignored.
+//! - Errors are one line, `ptoc: error[CODE]: FILE:LINE[:COL]: ...` (`cli::error_line`).
+//!   Exit status: 0 done; 1 with a code: E0801 the listing does not assemble or its header is
+//!   bad, E0802 an input (or mask) file that is not whole words/elements/registers, E0803 a
+//!   simulation error (`FILE:LINE:` of the faulting instruction when it has one, and its pc),
+//!   including an undrained macro pipeline and a template write outside init code; 2 usage or
+//!   I/O error without a code (unreadable program/input, contradicting options).
 //!
 //! The Tensix I/O contract (word sides, Dst configuration, chunking, drain and init
-//! conventions, the chunked run) lives in `pto_runtime::tensix::sim_io`; this module is the
+//! conventions, the set-up and the chunked run — the same path `ptoc prove` proves a listing
+//! on) lives in `pto_runtime::tensix::sim_io`; this module is the
 //! edge: arguments, files, header checks, error locations and the report.
 //!
 //! Invariants: never panics on any input; only the `init_cycles:`/`rows:`/`cycles_per_row:`
@@ -63,20 +69,21 @@
 use std::path::PathBuf;
 
 use pto_runtime::tensix::asm;
-use pto_runtime::tensix::dest::{Dest, Dst16Mode};
+use pto_runtime::tensix::dest::Dst16Mode;
 use pto_runtime::tensix::formats::Arch;
 use pto_runtime::tensix::sim_io::{
-    backdoor_write, concat, decode_words, default_drain, dst_config, sixteen_bit_access,
-    ChunkError, ChunkedRun, Dst16Format, WordSide,
+    concat, decode_words, default_drain, dst_config, prepare, sixteen_bit_access, ChunkError,
+    ChunkedRun, Dst16Format, PrepareError, WordSide,
 };
 
 use crate::lower::tensix::header::IoHeader;
 use pto_runtime::tensix::isa::Program;
 use pto_runtime::tensix::sim::cycle::steady_state;
 use pto_runtime::tensix::sim::kernel::Kernel;
-use pto_runtime::tensix::sim::{Machine, SimConfig, SimError, LC_DISABLE_BACKDOOR};
+use pto_runtime::tensix::sim::SimError;
 
 use super::{Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use crate::diag::Code;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ArchArg {
@@ -121,18 +128,23 @@ pub struct SimArgs {
     /// Target architecture; default: the listing's `; @io arch=` header, else blackhole.
     #[arg(long, value_enum)]
     pub arch: Option<ArchArg>,
-    /// Input: raw little-endian words (32-bit with --dest 32, 16-bit with --dest 16).
+    /// Input: little-endian words (32-bit with --dest 32, 16-bit with --dest 16); for a listing
+    /// with a `; @io` header, the header's src elements as `ptoc cast` writes them (whole
+    /// registers for a vcvt listing).
     #[arg(long, value_name = "IN.bin")]
     pub input: PathBuf,
-    /// Output: raw little-endian words (width of --out-width, default --dest).
+    /// Output: little-endian words (width of --out-width, default --dest); with a `; @io`
+    /// header, the header's dst elements.
     #[arg(long, value_name = "OUT.bin")]
     pub output: PathBuf,
-    /// Dst width: 32 = SFPU Fp32 mode on (Mod0 0 → FP32), 16 = off.
-    #[arg(long, value_enum, default_value_t = WidthArg::W32)]
-    pub dest: WidthArg,
-    /// The 16-bit Dst format (resolves Mod0 0 with --dest 16 and lays out 16-bit words).
-    #[arg(long, value_enum, default_value_t = DstFormatArg::Fp16b)]
-    pub dst_format: DstFormatArg,
+    /// Dst width: 32 = SFPU Fp32 mode on (Mod0 0 → FP32), 16 = off; default 32. Headerless
+    /// listings only (as --dst-format, --out-width, --out-format, --dst16-mode).
+    #[arg(long, value_enum)]
+    pub dest: Option<WidthArg>,
+    /// The 16-bit Dst format (resolves Mod0 0 with --dest 16 and lays out 16-bit words);
+    /// default fp16b.
+    #[arg(long, value_enum)]
+    pub dst_format: Option<DstFormatArg>,
     /// Output word width; default: --dest.
     #[arg(long, value_enum)]
     pub out_width: Option<WidthArg>,
@@ -165,22 +177,27 @@ impl DstFormatArg {
     }
 }
 
-/// A failure of the run, with its exit status.
-struct Fail {
-    code: u8,
-    msg: String,
+/// A failure of the run: exit status, stable code (none for usage and I/O errors), message.
+pub(super) struct Fail {
+    pub(super) status: u8,
+    pub(super) code: Option<Code>,
+    pub(super) msg: String,
 }
 
-fn usage(msg: String) -> Fail {
+/// A usage or I/O error (exit 2, no code).
+pub(super) fn usage(msg: String) -> Fail {
     Fail {
-        code: EXIT_USAGE,
+        status: EXIT_USAGE,
+        code: None,
         msg,
     }
 }
 
-fn error(msg: String) -> Fail {
+/// An error about the listing or the data (exit 1, with its code).
+pub(super) fn error(code: Code, msg: String) -> Fail {
     Fail {
-        code: EXIT_ERRORS,
+        status: EXIT_ERRORS,
+        code: Some(code),
         msg,
     }
 }
@@ -189,7 +206,7 @@ pub fn run(args: &SimArgs, io: &mut Io<'_>) -> u8 {
     let mut warnings = Vec::new();
     let res = simulate(args, &mut warnings);
     for w in &warnings {
-        io.err(&format!("ptoc sim: warning: {w}\n"));
+        io.err(&super::warning_line(w));
     }
     match res {
         Ok(report) => {
@@ -197,16 +214,39 @@ pub fn run(args: &SimArgs, io: &mut Io<'_>) -> u8 {
             EXIT_OK
         }
         Err(f) => {
-            io.err(&format!("ptoc sim: {}\n", f.msg));
-            f.code
+            io.err(&super::error_line(f.code, &f.msg));
+            f.status
         }
     }
 }
 
+/// The options that describe a headerless listing's words; a `; @io` header fixes them (its
+/// element types, a 32-bit Dst), so giving one with a header is refused rather than ignored.
+fn header_conflicts(args: &SimArgs) -> Option<&'static str> {
+    [
+        (args.dest == Some(WidthArg::W16), "--dest 16"),
+        (args.dst_format.is_some(), "--dst-format"),
+        (args.out_width.is_some(), "--out-width"),
+        (args.out_format.is_some(), "--out-format"),
+        (args.dst16_mode.is_some(), "--dst16-mode"),
+    ]
+    .into_iter()
+    .find_map(|(given, name)| given.then_some(name))
+}
+
 fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> {
     let text = read_text(&args.program)?;
+    let shown = args.program.display().to_string();
     let header =
-        IoHeader::find(&text).map_err(|m| error(format!("{}: {m}", args.program.display())))?;
+        IoHeader::find(&text).map_err(|e| error(Code::ListingInvalid, e.located(&shown)))?;
+    if header.is_some() {
+        if let Some(flag) = header_conflicts(args) {
+            return Err(usage(format!(
+                "{flag} contradicts the listing's `; @io` header: its words are the header's \
+                 src/dst elements in a 32-bit Dst (ptoc's kernel I/O contract); drop {flag}"
+            )));
+        }
+    }
     let arch = match (args.arch, header.as_ref().map(|h| h.arch)) {
         (Some(ArchArg::Blackhole), _) => Arch::Bh,
         (Some(ArchArg::Wormhole), _) => Arch::Wh,
@@ -222,29 +262,36 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
         }
     }
     if let Some(h) = header.as_ref().filter(|h| h.vcvt) {
+        if args.init.is_some() {
+            return Err(usage(
+                "--init applies to tcvt listings; a vcvt listing carries its own init".to_string(),
+            ));
+        }
         return super::sim_vcvt::simulate_vcvt(
+            &args.program,
             &text,
             h,
             arch,
             &args.input,
             &args.output,
             args.mask.as_deref(),
-        )
-        .map_err(|m| error(format!("{}: {m}", args.program.display())));
+        );
     }
     if args.mask.is_some() {
         return Err(usage(
             "--mask applies to pto.vcvt listings (`; @io ... op=vcvt`) only".to_string(),
         ));
     }
-    let kernel =
-        Kernel::parse(&text, arch).map_err(|e| error(format!("{}:{e}", args.program.display())))?;
+    let kernel = Kernel::parse(&text, arch)
+        .map_err(|e| error(Code::ListingInvalid, format!("{shown}:{e}")))?;
     if kernel.body.insns.is_empty() {
-        return Err(error(format!(
-            "{}: the program has no loop-body instructions",
-            args.program.display()
-        )));
+        return Err(error(
+            Code::ListingInvalid,
+            format!("{shown}: the program has no loop-body instructions"),
+        ));
     }
+    let dest = args.dest.unwrap_or(WidthArg::W32);
+    let dst_format = args.dst_format.unwrap_or(DstFormatArg::Fp16b);
     let init = match &args.init {
         Some(p) => concat(&load_program(p, arch)?, &kernel.init),
         None => kernel.init.clone(),
@@ -261,20 +308,14 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
             WordSide::Elem(h.dst, h.dst_datum),
         ),
         None => (
-            side(args.dest, args.dst_format),
+            side(dest, dst_format),
             side(
-                args.out_width.unwrap_or(args.dest),
-                args.out_format.unwrap_or(args.dst_format),
+                args.out_width.unwrap_or(dest),
+                args.out_format.unwrap_or(dst_format),
             ),
         ),
     };
-    if header.is_some() && args.dest == WidthArg::W16 {
-        return Err(usage(
-            "--dest 16 contradicts the listing's `; @io` header (ptoc kernels use a 32-bit Dst)"
-                .to_string(),
-        ));
-    }
-    if header.is_none() && args.dst16_mode.is_none() && args.dest == WidthArg::W32 {
+    if header.is_none() && args.dst16_mode.is_none() && dest == WidthArg::W32 {
         if let Some(m) = sixteen_bit_access(&kernel) {
             warnings.push(format!(
                 "{}: the listing accesses 32-bit Dst with the 16-bit mode {m}, whose meaning \
@@ -287,53 +328,68 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
     let bytes = std::fs::read(&args.input)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.input.display())))?;
     let words = decode_words(&bytes, input_side).ok_or_else(|| {
-        usage(format!(
-            "{}: {} bytes is not a whole number of {}-bit words",
-            args.input.display(),
-            bytes.len(),
-            input_side.bytes() * 8
-        ))
+        let unit = match input_side {
+            WordSide::Elem(e, _) => format!("{} elements", e.ir_name()),
+            _ => format!("{}-bit words", input_side.bytes() * 8),
+        };
+        error(
+            Code::InputSize,
+            format!(
+                "{}: {} bytes is not a whole number of {unit} ({} bytes each)",
+                args.input.display(),
+                bytes.len(),
+                input_side.bytes()
+            ),
+        )
     })?;
 
-    let cfg = SimConfig {
-        strict: !args.allow_isa_modes,
-        // Template writes through VD ≥ 12 are init code (tt-llk's `init_*`). The option is per
-        // machine, so the body and drain are checked statically below instead.
-        allow_backdoor: !init.insns.is_empty(),
-        dst: dst_config(args.dest == WidthArg::W32, args.dst_format.format()),
-    };
     let mode = match args.dst16_mode {
         Some(Dst16ModeArg::Literal) | None => Dst16Mode::Literal,
         Some(Dst16ModeArg::HighHalf) => Dst16Mode::HighHalfOfDst32b,
     };
-    let mut machine = Machine::with_config(arch, cfg);
-    let mut report = String::new();
-    if !init.insns.is_empty() {
-        // Init code touches no Dst rows the body relies on; it runs against a scratch Dst.
-        machine.enter_kernel_state();
-        let init_src = Source {
-            path: args.init.as_deref().unwrap_or(&args.program),
-            prog: &init,
-        };
-        let stats = machine
-            .run(&init, &mut Dest::with_mode(mode))
-            .map_err(|e| init_src.error("init: simulation", &e, true))?;
-        report.push_str(&format!("init_cycles: {}\n", stats.cycles));
-    }
-    if machine.lane_config() & LC_DISABLE_BACKDOOR == 0 {
-        for (what, prog) in [("loop body", &kernel.body), ("drain", &drain)] {
-            if let Some((pc, vd)) = backdoor_write(prog) {
-                return Err(error(format!(
-                    "{what}: {}: writes macro template {} through VD {vd} (backdoor); template \
-                     writes belong in the init code (`; @init` section or --init)",
+    let whole = Kernel {
+        init,
+        body: kernel.body.clone(),
+        drain: kernel.drain.clone(),
+    };
+    let init_src = Source {
+        path: args.init.as_deref().unwrap_or(&args.program),
+        prog: &whole.init,
+    };
+    let prepared = prepare(
+        arch,
+        !args.allow_isa_modes,
+        dst_config(dest == WidthArg::W32, dst_format.format()),
+        &whole,
+        mode,
+    )
+    .map_err(|e| match e {
+        PrepareError::Init { source } => init_src.error("init: simulation", &source, true),
+        PrepareError::Backdoor { section, pc, vd } => {
+            let prog = if section == "drain" {
+                &drain
+            } else {
+                &kernel.body
+            };
+            error(
+                Code::SimulationFailed,
+                format!(
+                    "{section}: {}: writes macro template {} through VD {vd} (backdoor); \
+                     template writes belong in the init code (`; @init` section or --init)",
                     pc_line(prog, pc),
-                    vd - 12
-                )));
-            }
+                    vd.saturating_sub(12)
+                ),
+            )
         }
+    })?;
+    let (cfg, init) = (prepared.cfg, &whole.init);
+    let machine = &prepared.machine;
+    let mut report = String::new();
+    if let Some(c) = prepared.init_cycles {
+        report.push_str(&format!("init_cycles: {c}\n"));
     }
     let run = ChunkedRun {
-        machine: &machine,
+        machine,
         body: &kernel.body,
         drain: &drain,
         input: input_side,
@@ -356,7 +412,7 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
             &source,
             false,
         ),
-        e => error(e.to_string()),
+        e => error(Code::SimulationFailed, e.to_string()),
     })?;
     let (out, rows_run, noncanonical) = (done.bytes, done.rows, done.noncanonical);
     if noncanonical > 0 {
@@ -374,8 +430,8 @@ fn simulate(args: &SimArgs, warnings: &mut Vec<String>) -> Result<String, Fail> 
     // Steady-state cycles per row by the tensix.md §7 cycle model (D9): measured over ≥ 2 tiles
     // of body runs after warm-up and cross-checked against the static count; macro-scheduled
     // instructions take no issue slot. Init and drain cycles are not per-row costs.
-    let steady = steady_state(arch, cfg, &init, &kernel.body, &drain, 2)
-        .map_err(|e| error(format!("cycle model: {e}")))?;
+    let steady = steady_state(arch, cfg, init, &kernel.body, &drain, 2)
+        .map_err(|e| error(Code::SimulationFailed, format!("cycle model: {e}")))?;
     report.push_str(&format!(
         "rows: {rows_run}\ncycles_per_row: {}\n",
         per_row(steady.cycles_per_body, steady.rows_per_body as u64)
@@ -388,17 +444,21 @@ fn read_text(path: &std::path::Path) -> Result<String, Fail> {
     let shown = path.display();
     let text = std::fs::read(path).map_err(|e| usage(format!("cannot read {shown}: {e}")))?;
     String::from_utf8(text).map_err(|e| {
-        error(format!(
-            "error[E0002]: {shown}: invalid UTF-8 at byte {}: programs are UTF-8 text",
-            e.utf8_error().valid_up_to()
-        ))
+        error(
+            Code::InvalidUtf8,
+            format!(
+                "{shown}: invalid UTF-8 at byte {}: programs are UTF-8 text",
+                e.utf8_error().valid_up_to()
+            ),
+        )
     })
 }
 
 /// Reads and assembles a program file (exit 2 when unreadable, 1 on assembly errors).
 fn load_program(path: &std::path::Path, arch: Arch) -> Result<Program, Fail> {
     let text = read_text(path)?;
-    asm::assemble(&text, arch).map_err(|e| error(format!("{}:{e}", path.display())))
+    asm::assemble(&text, arch)
+        .map_err(|e| error(Code::ListingInvalid, format!("{}:{e}", path.display())))
 }
 
 /// A program and the file it was read from, to locate simulation errors.
@@ -409,7 +469,7 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
-    /// `what: FILE:LINE: pc N: ...` when the faulting instruction has a source line in this
+    /// `FILE:LINE: what: pc N: ...` when the faulting instruction has a source line in this
     /// program, else `what: pc N: ...`. Macro hazards name the instruction that scheduled the
     /// work, which belongs to this program only when `macro_pcs_here`.
     fn error(&self, what: &str, e: &SimError, macro_pcs_here: bool) -> Fail {
@@ -419,8 +479,11 @@ impl Source<'_> {
             .filter(|_| here)
             .and_then(|pc| self.prog.lines.get(pc))
         {
-            Some(line) => error(format!("{what}: {}:{line}: {e}", self.path.display())),
-            None => error(format!("{what}: {e}")),
+            Some(line) => error(
+                Code::SimulationFailed,
+                format!("{}:{line}: {what}: {e}", self.path.display()),
+            ),
+            None => error(Code::SimulationFailed, format!("{what}: {e}")),
         }
     }
 }
@@ -448,6 +511,7 @@ fn per_row(cycles: u64, rows: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pto_runtime::tensix::sim_io::backdoor_write;
 
     #[test]
     fn cycles_per_row_rendering() {
@@ -481,12 +545,13 @@ mod tests {
             reg: 5,
             lanes: 1,
         };
-        let msg = |f: Fail| (f.code, f.msg);
+        let msg = |f: Fail| (f.status, f.code, f.msg);
         assert_eq!(
             msg(src.error("simulation", &uninit, false)),
             (
                 EXIT_ERRORS,
-                "simulation: k.s:4: pc 1: read of uninitialised L5 in lanes 0x00000001".to_string()
+                Some(Code::SimulationFailed),
+                "k.s:4: simulation: pc 1: read of uninitialised L5 in lanes 0x00000001".to_string()
             )
         );
         // No source line for the pc: the pc alone.
@@ -507,6 +572,6 @@ mod tests {
         assert!(src
             .error("run", &hazard, true)
             .msg
-            .starts_with("run: k.s:2: pc 0: "));
+            .starts_with("k.s:2: run: pc 0: "));
     }
 }

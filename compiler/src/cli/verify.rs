@@ -4,6 +4,9 @@
 //! are rendered). Each chunk's verification diagnostics are capped when reported
 //! (`driver::cap_shown`: `--error-limit` errors, default 50, or twice that many diagnostics, then
 //! one E0016 counting the rest; `--error-limit 0` shows all).
+//! `--lower-check tensix` adds the Tensix backend's E07xx verdicts in every mode
+//! but `--verify-diagnostics`: next to the diagnostics, or with `--target all` after the summary
+//! (human, stderr) or as its `lower_check` member (JSON).
 
 use std::borrow::Cow;
 
@@ -64,33 +67,17 @@ fn report(
         };
     }
     if target == TargetChoice::All {
-        let (text, ok) = match a.error_format {
-            ErrorFormat::Human => summary(file, name, index, a.split_input_file, a.error_limit),
-            ErrorFormat::Json => summary_json(file, name, index, a.split_input_file, a.error_limit),
-        };
-        io.out(&text);
-        return if ok { EXIT_OK } else { EXIT_ERRORS };
+        return report_all(a, io, name, file, index);
     }
     let limit = driver::ShownLimit::from_error_limit(a.error_limit);
     let mut diags = all_diagnostics(file, limit);
     let mut lowering_failed = false;
-    if a.lower_check == Some(args::LowerCheck::Tensix) && !file.has_errors() {
-        // The Tensix backend's verdict on each conversion (E07xx), without emitting code.
-        let lowered = crate::lower::tensix::lower_file(
-            file.text.as_bytes(),
-            pto_runtime::tensix::isa::Arch::Bh,
-            a.split_input_file,
-            false,
-            false,
-        );
-        let extra: Vec<Diagnostic> = lowered
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.code.as_str().starts_with("E07"))
-            .collect();
-        lowering_failed = extra.iter().any(Diagnostic::is_error);
-        diags.extend(extra);
-        sort_by_position(&mut diags);
+    if !file.has_errors() {
+        if let Some(extra) = lower_check(a, file) {
+            lowering_failed = extra.iter().any(Diagnostic::is_error);
+            diags.extend(extra);
+            sort_by_position(&mut diags);
+        }
     }
     if !diags.is_empty() || a.error_format == ErrorFormat::Json {
         emit(&diags, name, index, a.error_format, io);
@@ -99,6 +86,77 @@ fn report(
         EXIT_ERRORS
     } else {
         EXIT_OK
+    }
+}
+
+/// `--lower-check tensix`: the Tensix backend's verdict on each conversion (E07xx errors), without
+/// emitting code; `None` without the flag. The lowering uses the cpu semantics whatever the
+/// profile verified (`lower::tensix::lower_file`), so the check is the same under any `--target`.
+fn lower_check(a: &VerifyArgs, file: &FileResult) -> Option<Vec<Diagnostic>> {
+    a.lower_check?;
+    let lowered = crate::lower::tensix::lower_file_as(
+        file.text.as_bytes(),
+        args::input_format(a.input_format, &a.file),
+        pto_runtime::tensix::isa::Arch::Bh,
+        a.split_input_file,
+        false,
+        false,
+        pto_runtime::tensix::io::Abi::Raw,
+    );
+    Some(
+        lowered
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code.as_str().starts_with("E07"))
+            .collect(),
+    )
+}
+
+/// `--target all`: the per-profile summary (stdout), then with `--lower-check` the lowering
+/// diagnostics — human: rendered on stderr as without `--target all`; JSON: a `lower_check`
+/// member of the summary object. Exit 1 when a profile rejects a chunk or a lowering fails.
+fn report_all(
+    a: &VerifyArgs,
+    io: &mut Io<'_>,
+    name: &str,
+    file: &FileResult,
+    index: &LazyLines<'_>,
+) -> u8 {
+    let lowering = if file.file_diagnostics.iter().any(Diagnostic::is_error) {
+        None
+    } else {
+        lower_check(a, file)
+    };
+    let lowering_failed = lowering
+        .as_ref()
+        .is_some_and(|d| d.iter().any(Diagnostic::is_error));
+    let ok = match a.error_format {
+        ErrorFormat::Human => {
+            let (text, ok) = summary(file, name, index, a.split_input_file, a.error_limit);
+            io.out(&text);
+            if let Some(d) = lowering.as_ref().filter(|d| !d.is_empty()) {
+                emit(d, name, index, a.error_format, io);
+            }
+            ok
+        }
+        ErrorFormat::Json => {
+            let (mut value, ok) =
+                summary_value(file, name, index, a.split_input_file, a.error_limit);
+            if let (Some(d), Some(obj)) = (&lowering, value.as_object_mut()) {
+                let list: Vec<Value> = d.iter().map(|d| diagnostic_json(d, name, index)).collect();
+                obj.insert(
+                    "lower_check".to_string(),
+                    json!({ "target": "tensix", "diagnostics": list }),
+                );
+            }
+            io.out(&format!("{value}\n"));
+            ok
+        }
+    };
+    if ok && !lowering_failed {
+        EXIT_OK
+    } else {
+        EXIT_ERRORS
     }
 }
 
@@ -245,15 +303,16 @@ pub(super) fn summary(
 
 /// The JSON `--target all` report (one line): `{"profiles":[{"profile","accepted",
 /// "diagnostics":[...]}]}`, or with split input `{"chunks":[{"chunk":N,"profiles":[...]}]}`; the
-/// diagnostic objects are those of the normal JSON format, warnings and notes included. Returns
-/// the text and whether every chunk is accepted by at least one profile.
-pub(super) fn summary_json(
+/// diagnostic objects are those of the normal JSON format, warnings and notes included (with
+/// `--lower-check`, [`report_all`] adds `"lower_check"`). Returns the value and whether every
+/// chunk is accepted by at least one profile.
+fn summary_value(
     file: &FileResult,
     name: &str,
     index: &LazyLines<'_>,
     split: bool,
     error_limit: usize,
-) -> (String, bool) {
+) -> (Value, bool) {
     let outcomes = outcomes(file, error_limit);
     let profiles = |chunk: &[ProfileOutcome<'_>]| -> Value {
         Value::Array(
@@ -285,7 +344,7 @@ pub(super) fn summary_json(
             .map_or(Value::Array(Vec::new()), |c| profiles(c));
         json!({ "profiles": first })
     };
-    (format!("{value}\n"), all_chunks_accepted(&outcomes))
+    (value, all_chunks_accepted(&outcomes))
 }
 
 /// The diagnostics that decide `chunk` on `p`, by position: file-level and parse diagnostics,

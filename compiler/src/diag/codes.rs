@@ -6,7 +6,8 @@
 //!
 //! Ranges: E00xx lexical and syntax · E01xx structure (SSA, types agreeing) · x02xx tcvt rules ·
 //! x03xx vcvt rules · E04xx interpreter · E05xx `--verify-diagnostics` · E06xx assembly mode ·
-//! E07xx Tensix lowering and proofs.
+//! x07xx Tensix lowering and proofs · E08xx tool runs (`sim`, `cast`, `prove`: files, listings,
+//! the simulator).
 
 use super::Severity;
 
@@ -122,6 +123,13 @@ codes! {
     TensixUnsupported = ("E0701", "tensix-unsupported", Error, "no proven Tensix SFPU sequence implements this conversion exactly");
     TensixTypeNotCarried = ("E0702", "tensix-type-not-carried", Error, "the element type has no Tensix datum form");
     TensixProofFailed = ("E0703", "tensix-proof-failed", Error, "the lowered kernel does not match the reference semantics on some input");
+    TensixNothingToLower = ("N0704", "tensix-nothing-to-lower", Note, "the input holds no pto.tcvt or pto.vcvt: nothing is lowered or proven");
+    TensixCpuSemantics = ("N0705", "tensix-cpu-semantics", Note, "the module names another pto.target_arch; Tensix kernels reproduce the cpu profile's semantics");
+    // --- tool runs: `ptoc sim`, `cast`, `prove` (runtime errors, no source span in a .pto) ---
+    ListingInvalid = ("E0801", "listing-invalid", Error, "a kernel listing does not assemble, or its `; @io` header is malformed, missing where needed, or repeated");
+    InputSize = ("E0802", "input-size", Error, "an input file's length is not a whole number of the words, elements or registers it holds");
+    SimulationFailed = ("E0803", "simulation-failed", Error, "the Tensix simulator stopped on a machine error: the run or proof did not complete");
+    InputFileFormat = ("E0804", "input-file-format", Error, "an input file is not in the format its name or use says (.npy header, dtype or data size; a vcvt mask's predicate storage)");
 }
 
 impl Code {

@@ -401,6 +401,36 @@ pub fn explanation(code: Code) -> Explanation {
             "; ptoc prove kernel.s, where kernel.s is a lowered listing whose negation line was deleted\n; @io src=f32 dst=i32 arch=blackhole rmode=TRUNC sat=off",
             "Report the input and both outputs; do not use the kernel.",
         ),
+        TensixNothingToLower => E(
+            "`ptoc lower --target tensix` and `ptoc prove` lower every pto.tcvt and pto.vcvt of the input; an input without any has nothing to lower. `lower` still writes its (empty) output with a comment line and `prove` proves nothing; both exit 0, and this note says why nothing happened.",
+            "// ptoc lower --target tensix (or ptoc prove) on a module without conversions\nfunc.func @f() {\n  return\n}",
+            "Give the file that holds the conversions, or nothing is to be done.",
+        ),
+        TensixCpuSemantics => E(
+            "Tensix kernels reproduce the cpu profile's semantics bit for bit (docs/tensix.md §9): `ptoc lower` and `ptoc prove` verify and lower every module on the cpu profile, whatever its `pto.target_arch` says. When a module names another profile (a2a3, a5), its conversions may resolve differently there (forced or ignored rounding modes, saturation defaults); this note says that the cpu resolution is the one lowered.",
+            "// ptoc lower --target tensix\nmodule attributes {pto.target_arch = \"a3\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi32>) {\n    pto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>)\n    return\n  }\n}",
+            "Nothing, if the cpu semantics are what the kernel should compute; otherwise check the conversion on the module's profile with `ptoc run` or `ptoc cast --target`.",
+        ),
+        ListingInvalid => E(
+            "`ptoc sim` and `ptoc prove` read SFPU listings (`ptoc lower --emit asm` output): sections `; @init`, `; @body`, `; @drain`, and for `prove` (and element-typed `sim` runs) one `; @io src=T dst=T arch=A rmode=M sat=on|off` header. The error names the file, line and column of an instruction that does not assemble, or the header problem: unknown key or type, missing rmode=/sat= for a proof, or several headers (a multi-kernel listing: lower with `--kernel N` or `--split-kernels DIR` to get one listing per kernel). A runtime error of a tool run; the verifier never produces it.",
+            "; k.s, given to ptoc sim or ptoc prove\n; @io src=f32 dst=i32 arch=blackhole rmode=TRUNC sat=off\n; @body\nsfpbogus L0",
+            "Fix the line named, or lower the .pto again.",
+        ),
+        InputSize => E(
+            "A raw input file holds whole words or elements: `ptoc sim` reads 32-bit words (16-bit with --dest 16; elements of the header's source type for a listing with a `; @io` header; whole source registers for a vcvt listing), `ptoc cast` reads elements of --from. A file whose length is not a multiple of that unit is refused with exit 1 before anything runs. A runtime error of a tool run; the verifier never produces it.",
+            "ptoc cast --from f32 --to f16 five-bytes.bin out.bin",
+            "Write whole elements (e.g. with numpy's `tofile`), or pass the element type the file holds.",
+        ),
+        SimulationFailed => E(
+            "The Tensix simulator stopped on a machine error: a read of an undefined LReg, a mode the strict model does not execute, a SFPLOADMACRO hazard or a pipeline still busy after the drain, a macro template written outside the init code, or a body that does not advance RWC.Dst by whole rows. `ptoc sim` writes no output; `ptoc prove` reports the error instead of a mismatch count, because the proof did not complete. The message names the listing's line and the pc when the instruction has one. A runtime error of a tool run; the verifier never produces it.",
+            "; k.s, given to ptoc sim or ptoc prove: the body reads L3, which nothing wrote\n; @body\nsfpmov 0, L3, L0, 0\nsfpstore L0, 0, ADDR_MOD_6, 0",
+            "Fix the listing (initialise the register, move template writes into `; @init`, add a drain), or lower the .pto again.",
+        ),
+        InputFileFormat => E(
+            "`ptoc cast` reads a `.npy` input as NumPy's format: the header must parse, its dtype must hold the element type of --from, and the data must have the size the header promises. A runtime error of a tool run; the verifier never produces it.",
+            "ptoc cast --from f32 --to f16 not-really.npy out.bin",
+            "Write the file with numpy.save, or name a raw file without the .npy extension.",
+        ),
     }
 }
 

@@ -133,16 +133,6 @@ fn join_profiles(ps: &[Profile]) -> String {
 }
 
 impl ExecError {
-    /// The stable diagnostic code of a semantic error, if it has one (E0207 for an unsupported
-    /// pair, N0302 for H rounding); the CLI prints it as `error[E0207]: ...`.
-    pub fn code(&self) -> Option<crate::diag::Code> {
-        match self {
-            ExecError::PairUnsupported { .. } => Some(crate::diag::Code::TcvtPairUnsupported),
-            ExecError::HybridUnsupported => Some(crate::diag::Code::RoundingHybridUnsupported),
-            _ => None,
-        }
-    }
-
     /// This error with the type names as the user spelled them (unsupported pair, odd axis).
     pub fn spelled(self, src: &str, dst: &str) -> ExecError {
         match self {
@@ -171,13 +161,31 @@ impl ExecError {
         }
     }
 
-    /// Usage or I/O error (exit 2) rather than a semantic error (exit 1): bad names, unreadable
-    /// or malformed files. Unsupported pairs and non-executable conversions are semantic.
+    /// Usage or I/O error (exit 2) rather than an error about the data (exit 1): bad names,
+    /// unreadable or unwritable files, OUT = IN. Unsupported pairs, non-executable conversions and
+    /// input files of the wrong size or format are about the data (exit 1, with a code).
     pub fn is_usage(&self) -> bool {
-        !matches!(
-            self,
-            ExecError::PairUnsupported { .. } | ExecError::Conv(_) | ExecError::HybridUnsupported
-        )
+        self.code().is_none()
+    }
+
+    /// The stable diagnostic code of an error about the data (`None`: usage or I/O).
+    pub fn code(&self) -> Option<crate::diag::Code> {
+        use crate::diag::Code;
+        match self {
+            ExecError::PairUnsupported { .. } => Some(Code::TcvtPairUnsupported),
+            ExecError::HybridUnsupported => Some(Code::RoundingHybridUnsupported),
+            ExecError::Conv(_) => Some(Code::TcvtPairUnsupported),
+            ExecError::RawSize { .. } => Some(Code::InputSize),
+            ExecError::NpyHeader { .. }
+            | ExecError::NpyDtype { .. }
+            | ExecError::NpyByteCount { .. } => Some(Code::InputFileFormat),
+            ExecError::UnknownElemType { .. }
+            | ExecError::UnknownRoundMode { .. }
+            | ExecError::Io { .. }
+            | ExecError::SameFile { .. }
+            | ExecError::TooLarge { .. }
+            | ExecError::OddPackedAxis { .. } => None,
+        }
     }
 
     pub(crate) fn io(op: &'static str, path: &std::path::Path, e: &std::io::Error) -> ExecError {

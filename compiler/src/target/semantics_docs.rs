@@ -528,6 +528,32 @@ fn float_examples() -> String {
     o
 }
 
+/// The toolchain defaults (`target::toolchain::TOOLCHAINS`), with the source of each fact.
+fn toolchains_table() -> String {
+    use crate::target::toolchain::TOOLCHAINS;
+    let mut o = String::from(
+        "| `--defaults` | omitted `satmode` | `rmode = NONE` | source |\n|---|---|---|---|\n",
+    );
+    for t in &TOOLCHAINS {
+        let _ = writeln!(
+            o,
+            "| `{}` | {} | {} | {} |",
+            t.toolchain.name(),
+            t.omitted_sat
+                .map_or("the per-pair default (above)".to_string(), |s| s
+                    .as_str()
+                    .to_string()),
+            t.none_rmode.map_or(
+                "the per-pair default (TRUNC for float→int, ROUND into hif8, RINT otherwise)"
+                    .to_string(),
+                |m| m.as_str().to_string()
+            ),
+            t.source
+        );
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,30 +585,4 @@ mod tests {
         assert_eq!(m.matches(" 25 |").count() + m.matches(" 2 |").count(), 25);
         assert_eq!(m.matches(" 25 |").count() + m.matches(" 5 |").count(), 45);
     }
-}
-
-/// The toolchain defaults (`target::toolchain::TOOLCHAINS`), with the source of each fact.
-fn toolchains_table() -> String {
-    use crate::target::toolchain::TOOLCHAINS;
-    let mut o = String::from(
-        "| `--defaults` | omitted `satmode` | `rmode = NONE` | source |\n|---|---|---|---|\n",
-    );
-    for t in &TOOLCHAINS {
-        let _ = writeln!(
-            o,
-            "| `{}` | {} | {} | {} |",
-            t.toolchain.name(),
-            t.omitted_sat
-                .map_or("the per-pair default (above)".to_string(), |s| s
-                    .as_str()
-                    .to_string()),
-            t.none_rmode.map_or(
-                "the per-pair default (TRUNC for float→int, ROUND into hif8, RINT otherwise)"
-                    .to_string(),
-                |m| m.as_str().to_string()
-            ),
-            t.source
-        );
-    }
-    o
 }

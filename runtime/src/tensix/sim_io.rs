@@ -1,23 +1,28 @@
-//! The Tensix I/O contract of a simulated kernel run (tensix.md §4.7), shared by `ptoc sim` and
-//! any other caller that runs a listing over a file of values: how a word of an input/output
-//! file maps onto Dst ([`WordSide`]: 32-bit words, 16-bit words in a Dst16 format, or PTO elements
-//! through the [`Datum`] forms of [`super::io`]), the Dst configuration a run implies
+//! The Tensix I/O contract of a simulated kernel run (tensix.md §4.7), shared by `ptoc sim`,
+//! `ptoc prove` and any other caller that runs a listing over a file of values: how a word of an
+//! input/output file maps onto Dst ([`WordSide`]: 32-bit words, 16-bit words in a Dst16 format, or
+//! PTO elements through the [`Datum`] forms of [`super::io`]), the Dst configuration a run implies
 //! ([`dst_config`]), chunking into Dst-sized groups of whole 32×32 tiles ([`chunk_rows`],
 //! [`cell_of`]), the drain and init conventions ([`default_drain`], [`concat`],
-//! [`backdoor_write`], [`sixteen_bit_access`]), and the chunked run itself ([`run_chunks`]).
+//! [`backdoor_write`], [`sixteen_bit_access`]), the set-up of a kernel ([`prepare`]: init once,
+//! the backdoor rule) and the chunked run itself ([`ChunkedRun`]: rows per body run measured,
+//! drain and pipeline check per chunk). [`run_kernel_words`] is that same path for ptoc's
+//! kernels (32-bit datum words), so a listing proven by `ptoc prove` runs exactly as `ptoc sim`
+//! runs it.
 //!
 //! Invariants:
 //! * `side.word_of(side.cell_of_word(w)) == Some(w)` for every word of the side's width;
 //! * value `32k + l` of a chunk sits at SFPU row `k` (Dst address `2k`), lane `l`;
-//! * every chunk starts from the machine state left by init (a clone of it, RWC.Dst 0) on a
-//!   fresh Dst, runs its rows, then the drain, and must end with the macro pipeline empty; so
-//!   chunks are independent and [`run_chunks`] runs them on all cores (rayon) with a result —
-//!   output bytes, counts, and the first error in input order — independent of the thread count;
-//! * nothing panics; every failure is a [`ChunkError`].
+//! * every chunk starts from the machine state left by init (restored from a snapshot, RWC.Dst
+//!   0) on a cleared Dst, runs its rows, then the drain, and must end with the macro pipeline
+//!   empty; so chunks are independent and [`ChunkedRun`] runs them on all cores (rayon) with a
+//!   result — output words, counts, and the first error in input order — independent of the
+//!   thread count;
+//! * nothing panics; every failure is a [`ChunkError`] or a [`PrepareError`].
 
 use rayon::prelude::*;
 
-use super::dest::{lane_cell, Dest, DestError, Dst16Mode, LANES};
+use super::dest::{lane_cell, Dest, DestError, DestWidth, Dst16Mode, LANES};
 use super::formats::{
     shuf16, shuf32, shuf_fp16, unshuf16, unshuf32, unshuf_fp16, Cell, DataFormat, DstConfig, Mod0,
     View,
@@ -25,7 +30,7 @@ use super::formats::{
 use super::io::Datum;
 use super::isa::{Insn, Program};
 use super::sim::kernel::Kernel;
-use super::sim::{Machine, SimError};
+use super::sim::{Machine, SimConfig, SimError, LC_DISABLE_BACKDOOR};
 use crate::elem::ElemType;
 
 /// Values per 32×32 tile.
@@ -279,6 +284,9 @@ pub enum ChunkError {
     /// The output side's view and the cell read disagree (cannot happen).
     #[error("internal: output view mismatch")]
     ViewMismatch,
+    /// The output buffer's length differs from the input's.
+    #[error("internal: {out} output words for {inputs} inputs")]
+    OutLen { inputs: usize, out: usize },
 }
 
 /// What a chunked run produced.
@@ -292,10 +300,126 @@ pub struct ChunkedOutput {
     pub noncanonical: u64,
 }
 
+/// Why a kernel could not be set up for a run ([`prepare`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PrepareError {
+    /// The init code failed (pcs refer to the init program).
+    #[error("init: simulation: {source}")]
+    Init { source: SimError },
+    /// The loop body or the drain writes a macro template through VD ≥ 12 (the backdoor) while
+    /// init left the backdoor enabled; template writes belong in the init code.
+    #[error(
+        "{section}: pc {pc}: writes macro template {} through VD {vd} (backdoor); template \
+         writes belong in the init code (`; @init` section or --init)",
+        vd.saturating_sub(12)
+    )]
+    Backdoor {
+        section: &'static str,
+        pc: usize,
+        vd: u8,
+    },
+}
+
+/// A kernel set up to run: the machine state init left (every chunk starts from it), the drain
+/// every chunk ends with, and the configuration (see [`prepare`]).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The machine after init (a snapshot: no program caches).
+    pub machine: Machine,
+    /// The kernel's drain, or [`DEFAULT_DRAIN`] SFPNOPs ([`default_drain`]).
+    pub drain: Program,
+    /// The options the kernel runs with (`allow_backdoor` set when there is init code).
+    pub cfg: SimConfig,
+    /// Issue cycles of the init code (`None` when there is none).
+    pub init_cycles: Option<u64>,
+}
+
+/// Sets a kernel up the way every run of a listing does (`ptoc sim`, `ptoc prove`): a machine
+/// with `strict` and `dst`, template writes through VD ≥ 12 allowed when the kernel has init
+/// code (tt-llk's `init_*`), the init run once in the D7 kernel state against a scratch Dst of
+/// `mode` (its state — LRegs, constants, macro configuration — carries over to every chunk),
+/// then a static check that neither the body nor the drain writes a template while the
+/// backdoor is still enabled (the option is per machine, so it cannot be checked at run time).
+pub fn prepare(
+    arch: super::isa::Arch,
+    strict: bool,
+    dst: DstConfig,
+    k: &Kernel,
+    mode: Dst16Mode,
+) -> Result<Prepared, PrepareError> {
+    let cfg = SimConfig {
+        strict,
+        allow_backdoor: !k.init.insns.is_empty(),
+        dst,
+    };
+    let mut machine = Machine::with_config(arch, cfg);
+    let mut init_cycles = None;
+    if !k.init.insns.is_empty() {
+        // Init code touches no Dst rows the body relies on; it runs against a scratch Dst.
+        machine.enter_kernel_state();
+        let stats = machine
+            .run(&k.init, &mut Dest::with_mode(mode))
+            .map_err(|source| PrepareError::Init { source })?;
+        init_cycles = Some(stats.cycles);
+    }
+    let drain = default_drain(k);
+    if machine.lane_config() & LC_DISABLE_BACKDOOR == 0 {
+        for (section, prog) in [("loop body", &k.body), ("drain", &drain)] {
+            if let Some((pc, vd)) = backdoor_write(prog) {
+                return Err(PrepareError::Backdoor { section, pc, vd });
+            }
+        }
+    }
+    Ok(Prepared {
+        machine: machine.snapshot(),
+        drain,
+        cfg,
+        init_cycles,
+    })
+}
+
+/// Errors of [`run_kernel_words`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KernelRunError {
+    #[error(transparent)]
+    Prepare(#[from] PrepareError),
+    #[error(transparent)]
+    Run(#[from] ChunkError),
+}
+
+/// Runs kernel `k` over 32-bit logical words (the INT32 load value: a ptoc kernel's datums)
+/// into `out` (same length) exactly as `ptoc sim` runs a listing with a `; @io` header:
+/// [`prepare`] with the 32-bit Dst of the kernel I/O contract (SFPU Fp32 mode on, strict modes,
+/// literal Dst16b mapping), then a [`ChunkedRun`]. The one simulator path of `ptoc prove`.
+pub fn run_kernel_words(
+    arch: super::isa::Arch,
+    k: &Kernel,
+    words: &[u32],
+    out: &mut [u32],
+) -> Result<(), KernelRunError> {
+    let p = prepare(
+        arch,
+        true,
+        dst_config(true, Dst16Format::Fp16b),
+        k,
+        Dst16Mode::Literal,
+    )?;
+    let run = ChunkedRun {
+        machine: &p.machine,
+        body: &k.body,
+        drain: &p.drain,
+        input: WordSide::W32,
+        output: WordSide::W32,
+        dst16_mode: Dst16Mode::Literal,
+    };
+    run.run_words_into(words, out)?;
+    Ok(())
+}
+
 /// One chunked run: the machine after init, the programs, and the I/O contract.
 #[derive(Debug, Clone, Copy)]
 pub struct ChunkedRun<'a> {
-    /// The machine state every chunk starts from (init already run).
+    /// The machine state every chunk starts from (init already run; see [`prepare`]).
     pub machine: &'a Machine,
     pub body: &'a Program,
     pub drain: &'a Program,
@@ -307,60 +431,107 @@ pub struct ChunkedRun<'a> {
 impl ChunkedRun<'_> {
     /// Runs `words` in Dst-sized chunks of whole tiles (the last padded with zeros, which run
     /// but are not written out; no input runs one all-zero tile and writes nothing), all chunks
-    /// in parallel.
+    /// in parallel; the output file's bytes.
     pub fn run(&self, words: &[u32]) -> Result<ChunkedOutput, ChunkError> {
-        let per = chunk_rows(self.input, self.output) * LANES;
-        if words.is_empty() {
-            return self.chunk(0, &[]);
-        }
-        let parts: Vec<Result<ChunkedOutput, ChunkError>> = words
-            .par_chunks(per)
-            .enumerate()
-            .map(|(k, chunk)| self.chunk(k * per, chunk))
-            .collect();
+        let mut out = vec![0u32; words.len()];
+        let rows = self.run_words_into(words, &mut out)?;
         let mut all = ChunkedOutput {
             bytes: Vec::with_capacity(words.len() * self.output.bytes()),
-            ..ChunkedOutput::default()
+            rows,
+            noncanonical: 0,
         };
-        for p in parts {
-            let p = p?;
-            all.bytes.extend_from_slice(&p.bytes);
-            all.rows += p.rows;
-            all.noncanonical += p.noncanonical;
+        for &w in &out {
+            if !encode_word(&mut all.bytes, w, self.output) {
+                all.noncanonical += 1;
+            }
         }
         Ok(all)
     }
 
-    /// One chunk whose first value has index `start`.
-    fn chunk(&self, start: usize, chunk: &[u32]) -> Result<ChunkedOutput, ChunkError> {
+    /// As [`ChunkedRun::run`], writing each output's logical word (the output side's load
+    /// value) into `out` (the length of `words`); returns the SFPU rows that carried input.
+    pub fn run_words_into(&self, words: &[u32], out: &mut [u32]) -> Result<u64, ChunkError> {
+        if out.len() != words.len() {
+            return Err(ChunkError::OutLen {
+                inputs: words.len(),
+                out: out.len(),
+            });
+        }
+        let per = chunk_rows(self.input, self.output) * LANES;
+        let snap = self.machine.snapshot();
+        let worker = || (snap.clone(), Dest::with_mode(self.dst16_mode));
+        if words.is_empty() {
+            let (mut m, mut dest) = worker();
+            self.chunk(&mut m, &mut dest, &snap, 0, &[], &mut [])?;
+            return Ok(0);
+        }
+        // Each rayon job reuses one machine (its program caches kept, its state restored per
+        // chunk) and one Dst (cleared per chunk): chunks share no state.
+        let parts: Vec<Result<(), ChunkError>> = out
+            .par_chunks_mut(per)
+            .zip(words.par_chunks(per))
+            .enumerate()
+            .map_init(worker, |(m, dest), (k, (o, w))| {
+                self.chunk(m, dest, &snap, k * per, w, o)
+            })
+            .collect();
+        parts.into_iter().collect::<Result<(), ChunkError>>()?;
+        Ok(words.len().div_ceil(LANES) as u64)
+    }
+
+    /// One chunk whose first value has index `start`, on `m` (restored to `snap`) and `dest`.
+    fn chunk(
+        &self,
+        m: &mut Machine,
+        dest: &mut Dest,
+        snap: &Machine,
+        start: usize,
+        chunk: &[u32],
+        out: &mut [u32],
+    ) -> Result<(), ChunkError> {
         // Whole tiles; an empty input still runs one zero tile to measure cycles.
         let padded = chunk.len().div_ceil(TILE).max(1) * TILE;
         let rows = padded / LANES;
-        let mut dest = Dest::with_mode(self.dst16_mode);
-        for i in 0..padded {
-            let w = chunk.get(i).copied().unwrap_or(0);
-            let (r, c) = cell_of(i)?;
-            dest.write(r, c, self.input.cell_of_word(w))
+        dest.clear();
+        let arch = snap.arch();
+        let fast = self.dst16_mode == Dst16Mode::Literal;
+        if fast && self.input.is_32() {
+            // The INT32 load's inverse is the 32-bit side's (`shuf32`); a cleared cell is the
+            // cell of 0, so the padding needs no writes.
+            dest.write_rows(chunk, Mod0::Int32, DestWidth::W32, arch)
                 .map_err(|source| ChunkError::Place {
-                    index: start + i,
+                    index: start,
                     source,
                 })?;
+        } else {
+            for i in 0..padded {
+                let w = chunk.get(i).copied().unwrap_or(0);
+                let (r, c) = cell_of(i)?;
+                dest.write(r, c, self.input.cell_of_word(w))
+                    .map_err(|source| ChunkError::Place {
+                        index: start + i,
+                        source,
+                    })?;
+            }
         }
-        let mut m = self.machine.clone();
+        m.restore(snap);
         m.set_rwc_dst(0);
-        run_rows(&mut m, self.body, &mut dest, rows)?;
+        run_rows(m, self.body, dest, rows)?;
         // Scheduled (SFPLOADMACRO) stores of the last rows land during the drain: they must
         // reach this chunk's Dst, and none may stay pending.
-        m.run(self.drain, &mut dest)
+        m.run(self.drain, dest)
             .map_err(|source| ChunkError::Drain { start, source })?;
         m.check_drained()
             .map_err(|source| ChunkError::Undrained { start, source })?;
-        let mut out = ChunkedOutput {
-            bytes: Vec::with_capacity(chunk.len() * self.output.bytes()),
-            rows: chunk.len().div_ceil(LANES) as u64,
-            noncanonical: 0,
-        };
-        for i in 0..chunk.len() {
+        if fast && self.output.is_32() {
+            return dest
+                .read_rows_to_slice(Mod0::Int32, DestWidth::W32, arch, out)
+                .map_err(|source| ChunkError::Read {
+                    index: start,
+                    source,
+                });
+        }
+        for (i, o) in out.iter_mut().enumerate() {
             let (r, c) = cell_of(i)?;
             let cell = dest
                 .read(self.output.view(), r, c)
@@ -368,12 +539,9 @@ impl ChunkedRun<'_> {
                     index: start + i,
                     source,
                 })?;
-            let w = self.output.word_of(cell).ok_or(ChunkError::ViewMismatch)?;
-            if !encode_word(&mut out.bytes, w, self.output) {
-                out.noncanonical += 1;
-            }
+            *o = self.output.word_of(cell).ok_or(ChunkError::ViewMismatch)?;
         }
-        Ok(out)
+        Ok(())
     }
 }
 

@@ -18,7 +18,7 @@
 ; CHECK-NEXT: 0x0001E240
 ; CHECK-NOT:  {{.}}
 ;
-; BH: ptoc sim: {{.*}}ADDR_MOD
+; BH: ptoc: error[E0803]: {{.*}}ADDR_MOD
 
 sfpload L0, 0, ADDR_MOD_3, 0
 sfploadi L1, 0, 0

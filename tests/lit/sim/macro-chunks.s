@@ -27,5 +27,5 @@
 ; MACRO-NEXT: cycles_per_row: 3
 ; SAME: same 9316
 ; ND: ok 4
-; SHORT: ptoc sim: drain of the chunk from value 0: pc 0: SFPLOADMACRO: Undrained: 1 scheduled instruction(s) still pending
-; BACKDOOR: ptoc sim: loop body: pc 0 (line {{[0-9]+}}): writes macro template 1 through VD 13 (backdoor)
+; SHORT: ptoc: error[E0803]: drain of the chunk from value 0: pc 0: SFPLOADMACRO: Undrained: 1 scheduled instruction(s) still pending
+; BACKDOOR: ptoc: error[E0803]: loop body: pc 0 (line {{[0-9]+}}): writes macro template 1 through VD 13 (backdoor)

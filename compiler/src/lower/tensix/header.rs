@@ -1,7 +1,8 @@
 //! The `; @io` header of a lowered kernel listing: the one line that tells `ptoc sim` and
 //! `ptoc prove` the source and destination element types (hence the datum forms of
 //! `pto_runtime::tensix::io`), the arch, and — for proofs — the effective rounding and
-//! saturation. `emit::asm::io_line` writes it; [`IoHeader::find`] reads it back.
+//! saturation. `emit::asm::io_line` writes it; [`IoHeader::find`] reads it back, and
+//! [`kernel_of_listing`] turns a whole listing back into the kernel `ptoc prove` proves.
 //!
 //! Invariant: a listing holds at most one header (a multi-kernel listing is an error, not "the
 //! first kernel").
@@ -42,18 +43,39 @@ impl IoHeader {
     }
 }
 
+/// Why a listing's `; @io` header cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    /// Several headers: a multi-kernel listing.
+    #[error(
+        "the listing holds {count} kernels (ptoc lower's output for several conversions); lower \
+         with --kernel N for one of them, or --split-kernels DIR for one listing each"
+    )]
+    Several { count: usize },
+    /// A malformed header on 1-based `line`.
+    #[error("{line}: `; @io` header: {message}")]
+    Bad { line: usize, message: String },
+}
+
+impl HeaderError {
+    /// The message located in `file`: `k.s:3: ...`, or `k.s: ...` without a line.
+    pub fn located(&self, file: &str) -> String {
+        match self {
+            HeaderError::Bad { .. } => format!("{file}:{self}"),
+            HeaderError::Several { .. } => format!("{file}: {self}"),
+        }
+    }
+}
+
 impl IoHeader {
     /// Finds and parses the header line; `Ok(None)` when the listing has none.
-    pub fn find(text: &str) -> Result<Option<IoHeader>, String> {
+    pub fn find(text: &str) -> Result<Option<IoHeader>, HeaderError> {
         let kernels = text
             .lines()
             .filter(|l| l.trim_start().starts_with("; @io"))
             .count();
         if kernels > 1 {
-            return Err(format!(
-                "the listing holds {kernels} kernels (ptoc lower's output for several conversions); \
-                 split it at its `; ----- kernel K of N` lines and run one at a time"
-            ));
+            return Err(HeaderError::Several { count: kernels });
         }
         let Some((n, line)) = text
             .lines()
@@ -62,7 +84,10 @@ impl IoHeader {
         else {
             return Ok(None);
         };
-        let bad = |m: String| format!("line {}: `; @io` header: {m}", n + 1);
+        let bad = |message: String| HeaderError::Bad {
+            line: n + 1,
+            message,
+        };
         let mut src = None;
         let mut dst = None;
         let mut arch = Arch::Bh;
@@ -173,4 +198,81 @@ impl IoHeader {
             abi,
         }))
     }
+}
+
+/// Why a listing cannot be read back as a kernel ([`kernel_of_listing`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListingError {
+    /// The `; @io` header is malformed, or there are several.
+    #[error(transparent)]
+    Header(#[from] HeaderError),
+    /// No `; @io` header.
+    #[error("the listing has no `; @io src=T dst=T rmode=M sat=on|off` header")]
+    NoHeader,
+    /// The header lacks the rounding or the saturation a proof needs.
+    #[error("the `; @io` header must state rmode= and sat= to be proven")]
+    NoMode,
+    /// An instruction does not assemble (`LINE:COLUMN: ...`).
+    #[error(transparent)]
+    Asm(#[from] pto_runtime::tensix::asm::AsmError),
+    /// The reference semantics reject the stated combination.
+    #[error(transparent)]
+    Conv(#[from] pto_runtime::convert::ConvError),
+}
+
+impl ListingError {
+    /// The message located in `file`: `k.s:9:20: ...` (assembler), `k.s:3: ...` (header line),
+    /// else `k.s: ...`.
+    pub fn located(&self, file: &str) -> String {
+        match self {
+            ListingError::Header(h) => h.located(file),
+            ListingError::Asm(_) => format!("{file}:{self}"),
+            _ => format!("{file}: {self}"),
+        }
+    }
+}
+
+/// A lowered listing (with its `; @io ... rmode= sat=` header) as a kernel to prove or run:
+/// its sections as they are (a SFPLOADMACRO body stays one; the runner measures its rows per
+/// run), `arch` overriding the header's.
+pub fn kernel_of_listing(
+    text: &str,
+    arch: Option<Arch>,
+) -> Result<super::TensixKernel, ListingError> {
+    let h = IoHeader::find(text)?.ok_or(ListingError::NoHeader)?;
+    let (Some(rounding), Some(sat)) = (h.rounding, h.sat) else {
+        return Err(ListingError::NoMode);
+    };
+    let arch = arch.unwrap_or(h.arch);
+    let k = pto_runtime::tensix::sim::kernel::Kernel::parse(text, arch)?;
+    let combo = super::Combo {
+        src: h.src,
+        dst: h.dst,
+        rounding,
+        sat,
+    };
+    pto_runtime::convert::Converter::new(combo.spec())?;
+    let lines = |p: &pto_runtime::tensix::isa::Program| {
+        p.insns
+            .iter()
+            .map(|&insn| super::builder::Line {
+                insn,
+                comment: String::new(),
+            })
+            .collect::<Vec<_>>()
+    };
+    Ok(super::TensixKernel {
+        combo,
+        arch,
+        family: super::Family::of(h.src, h.dst),
+        rule: "listing",
+        notes: Vec::new(),
+        init: lines(&k.init),
+        body: lines(&k.body),
+        drain: lines(&k.drain),
+        nan_any: h.nan_any,
+        macro_form: None,
+        vreg: h.vreg_shape(),
+        abi: h.abi,
+    })
 }

@@ -145,7 +145,7 @@ impl Family {
     }
 }
 
-/// Why a combination is not lowered.
+/// Why a combination is not lowered (errors), and what a lowering says about its input (notes).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LowerError {
     /// A type the Tensix kernels do not carry (fp8, hif8, fp4, i64, s4).
@@ -174,6 +174,16 @@ pub enum LowerError {
         expected: u64,
         got: u32,
     },
+    /// Note: the input holds no conversion op.
+    #[error("no pto.tcvt or pto.vcvt to lower: nothing is lowered or proven")]
+    NothingToLower,
+    /// Note: a module names a profile other than cpu; its conversions are lowered with the cpu
+    /// profile's semantics, which every Tensix kernel reproduces.
+    #[error(
+        "the module's pto.target_arch is \"{arch}\" (profile {profile}), but Tensix kernels \
+         reproduce the cpu profile's semantics: its conversions are lowered as cpu resolves them"
+    )]
+    CpuSemantics { arch: String, profile: &'static str },
 }
 
 /// Errors of the Tensix lowering are diagnostic causes (`diag` knows no stage; the stage maps itself).
@@ -193,6 +203,8 @@ impl LowerError {
             }
             LowerError::Unsupported { .. } | LowerError::Internal { .. } => Code::TensixUnsupported,
             LowerError::ProofFailed { .. } => Code::TensixProofFailed,
+            LowerError::NothingToLower => Code::TensixNothingToLower,
+            LowerError::CpuSemantics { .. } => Code::TensixCpuSemantics,
         }
     }
 }
@@ -416,31 +428,43 @@ pub fn lower_file(
     self_check: bool,
     nan_any: bool,
 ) -> LoweredFile {
-    lower_file_for(bytes, arch, split_input, self_check, nan_any, Abi::Raw)
+    let format = crate::front::InputFormat::Pto;
+    lower_file_as(
+        bytes,
+        format,
+        arch,
+        split_input,
+        self_check,
+        nan_any,
+        Abi::Raw,
+    )
 }
 
-/// As [`lower_file`], every tcvt kernel built for the I/O contract `abi` (vcvt programs keep
-/// ptoc's raw register images).
-pub fn lower_file_for(
+/// [`lower_file`] of input in `format` (`.pto` text, or `.ptoasm` assembly: syntax.md §6.2),
+/// every tcvt kernel built for the I/O contract `abi` (vcvt programs keep ptoc's raw register
+/// images).
+pub fn lower_file_as(
     bytes: &[u8],
+    format: crate::front::InputFormat,
     arch: Arch,
     split_input: bool,
     self_check: bool,
     nan_any: bool,
     abi: Abi,
 ) -> LoweredFile {
-    use crate::diag::Diagnostic;
+    use crate::diag::{Code, Diagnostic};
     use crate::driver::{check_file, Options, TargetChoice};
     let opts = Options {
         target: TargetChoice::Profile(crate::target::Profile::Cpu),
         split_input,
-        format: crate::front::InputFormat::Pto,
+        format,
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
     };
     let file = check_file(bytes, &opts);
     let mut out = LoweredFile::default();
+    let mut conversions = 0;
     out.diagnostics
         .extend(file.file_diagnostics.iter().cloned());
     for chunk in &file.chunks {
@@ -460,6 +484,10 @@ pub fn lower_file_for(
                 .map(|(op, c)| (op, c.and_then(|c| vcvt::lower_vcvt(c, arch)))),
         );
         combos.sort_by_key(|(op, _)| module.op_spans(*op).name.start);
+        if !combos.is_empty() {
+            out.diagnostics.extend(cpu_semantics_notes(module));
+        }
+        conversions += combos.len();
         for (op, lowered) in combos {
             let span = module.op_spans(op).name;
             let res = lowered.and_then(|k| {
@@ -480,8 +508,40 @@ pub fn lower_file_for(
             }
         }
     }
+    if conversions == 0 && !out.has_errors() {
+        let start = crate::diag::Span::default();
+        out.diagnostics.push(Diagnostic::new(
+            Code::TensixNothingToLower,
+            LowerError::NothingToLower,
+            start,
+        ));
+    }
     crate::diag::sort_by_position(&mut out.diagnostics);
     out
+}
+
+/// N0705 at each `pto.target_arch` of `module` that names a known profile other than cpu.
+fn cpu_semantics_notes(module: &crate::ir::Module) -> Vec<crate::diag::Diagnostic> {
+    use crate::target::Profile;
+    module
+        .target_archs()
+        .into_iter()
+        .filter_map(|(attr, span)| match attr {
+            crate::ir::Attr::Str(arch) => Profile::from_target_arch(arch)
+                .filter(|&p| p != Profile::Cpu)
+                .map(|p| {
+                    crate::diag::Diagnostic::new(
+                        crate::diag::Code::TensixCpuSemantics,
+                        LowerError::CpuSemantics {
+                            arch: arch.to_string(),
+                            profile: p.as_str(),
+                        },
+                        span,
+                    )
+                }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Proves `k` on the edge list (and 2^12 random inputs) — cheap enough for every `ptoc lower`.

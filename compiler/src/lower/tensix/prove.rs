@@ -9,9 +9,11 @@
 //!   position, ±Inf, NaN payloads, integer limits and powers of two ± small offsets) plus
 //!   `random` patterns from a fixed seed; or, with `exhaustive`, all 2^32 patterns.
 //!
-//! Per block, the simulator side is `sim::kernel::run_kernel_batch` (all cores, D8: inputs
-//! placed with the inverse of the kernel's INT32 load, outputs read back the same way) and the
-//! reference side is `Converter::convert_slice_par` (the vectorised kernels). An output counts as
+//! Per block, the simulator side is `sim_io::run_kernel_words` — the path `ptoc sim` runs a
+//! listing on (init once, rows per body run measured from RWC.Dst, drain and empty-pipeline check
+//! per chunk; all cores; D8: inputs placed with the inverse of the kernel's INT32 load, outputs
+//! read back the same way), for a kernel lowered in process and a listing read back alike — and
+//! the reference side is `Converter::convert_slice_par` (the vectorised kernels). An output counts as
 //! correct only if it is the canonical datum of the reference result (`tensix::io::Datum`).
 //! `nan_any` (§9 relaxed mode) still runs NaN inputs but does not compare them.
 //!
@@ -21,9 +23,10 @@
 use pto_runtime::convert::Converter;
 use pto_runtime::elem::ElemType;
 use pto_runtime::tensix::formats::{DataFormat, DstConfig};
-use pto_runtime::tensix::io::{KERNEL_DEST, KERNEL_MOD0};
-use pto_runtime::tensix::sim::kernel::run_kernel_batch;
-use pto_runtime::tensix::sim::{run_batch_into, BatchLayout, SimConfig};
+use pto_runtime::tensix::isa::Arch;
+use pto_runtime::tensix::sim::kernel::Kernel;
+use pto_runtime::tensix::sim::SimConfig;
+use pto_runtime::tensix::sim_io::run_kernel_words;
 use rayon::prelude::*;
 
 use super::TensixKernel;
@@ -192,6 +195,7 @@ pub fn prove(
 struct Buffers {
     words: Vec<u32>,
     out: Vec<u32>,
+    macro_out: Vec<u32>,
     src_bytes: Vec<u8>,
     dst_bytes: Vec<u8>,
 }
@@ -212,41 +216,24 @@ fn check_block(
         .zip(inputs.par_iter())
         .for_each(|(w, &b)| *w = sd.word_of_bits(b));
     bufs.out.resize(n, 0);
-    if let Err(e) = simulate(k, &bufs.words, &mut bufs.out) {
+    if let Err(e) = simulate(&k.sim_kernel(), k.arch, &bufs.words, &mut bufs.out) {
         rep.error = Some(e);
         return;
     }
-    if let (Some(mk), Some(form)) = (k.macro_sim_kernel(), k.macro_form.as_ref()) {
-        // D5: the macro program against its plain equivalent, on the same inputs.
-        let cfg = SimConfig {
-            allow_backdoor: true,
-            ..kernel_sim_config()
-        };
-        let rows = KERNEL_DEST.sfpu_rows();
-        match run_kernel_batch(
-            k.arch,
-            cfg,
-            &mk,
-            form.rows,
-            &bufs.words,
-            KERNEL_MOD0,
-            KERNEL_MOD0,
-            KERNEL_DEST,
-            rows,
-        ) {
-            Ok(m) => {
-                let d = m
-                    .par_iter()
-                    .zip(bufs.out.par_iter())
-                    .filter(|(a, b)| a != b)
-                    .count();
-                *rep.macro_mismatches.get_or_insert(0) += d as u64;
-            }
-            Err(e) => {
-                rep.error = Some(format!("macro form: {e}"));
-                return;
-            }
+    if let Some(mk) = k.macro_sim_kernel() {
+        // D5: the macro program against its plain equivalent, on the same inputs and path.
+        bufs.macro_out.resize(n, 0);
+        if let Err(e) = simulate(&mk, k.arch, &bufs.words, &mut bufs.macro_out) {
+            rep.error = Some(format!("macro form: {e}"));
+            return;
         }
+        let d = bufs
+            .macro_out
+            .par_iter()
+            .zip(bufs.out.par_iter())
+            .filter(|(a, b)| a != b)
+            .count();
+        *rep.macro_mismatches.get_or_insert(0) += d as u64;
     }
     let (src, dst) = (k.combo.src, k.combo.dst);
     let (sb, db) = (src.storage_bytes() as usize, dst.storage_bytes() as usize);
@@ -346,44 +333,11 @@ impl Check<'_> {
     }
 }
 
-/// Runs the kernel over `words` into `out` on all cores: the pre-decoded batch path when the
-/// kernel has no drain (plain kernels), else the whole-kernel path (drain and pipeline check).
-fn simulate(k: &TensixKernel, words: &[u32], out: &mut [u32]) -> Result<(), String> {
-    let sk = k.sim_kernel();
-    let rows = KERNEL_DEST.sfpu_rows();
-    if sk.drain.insns.is_empty() {
-        let layout = BatchLayout {
-            load: KERNEL_MOD0,
-            out: KERNEL_MOD0,
-            width: KERNEL_DEST,
-            rows_per_chunk: rows,
-        };
-        run_batch_into(
-            k.arch,
-            kernel_sim_config(),
-            &sk.init,
-            &sk.body,
-            words,
-            layout,
-            out,
-        )
-        .map_err(|e| e.to_string())
-    } else {
-        let got = run_kernel_batch(
-            k.arch,
-            kernel_sim_config(),
-            &sk,
-            1,
-            words,
-            KERNEL_MOD0,
-            KERNEL_MOD0,
-            KERNEL_DEST,
-            rows,
-        )
-        .map_err(|e| e.to_string())?;
-        out.copy_from_slice(&got);
-        Ok(())
-    }
+/// Runs the kernel over `words` into `out` on all cores, exactly as `ptoc sim` runs its
+/// listing (`sim_io::run_kernel_words`: init once, rows per body run measured, drain and
+/// pipeline check per chunk).
+fn simulate(k: &Kernel, arch: Arch, words: &[u32], out: &mut [u32]) -> Result<(), String> {
+    run_kernel_words(arch, k, words, out).map_err(|e| e.to_string())
 }
 
 /// The §9 edge list for a 32-bit source type (bit patterns; deduplicated, sorted).

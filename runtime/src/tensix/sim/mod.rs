@@ -339,6 +339,31 @@ impl Machine {
         };
     }
 
+    /// A copy of the machine's state without its caches of pre-decoded and expanded programs:
+    /// cheap to keep and to [`Machine::restore`] from (e.g. the state init left, which every
+    /// chunk of a batch starts from).
+    pub fn snapshot(&self) -> Machine {
+        Machine {
+            lowered: exec::Lowered::default(),
+            exp_cache: macro_engine::expand::ExpCache::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Puts the state of `snap` back (as if `*self = snap.clone()`), keeping this machine's
+    /// caches — which depend only on their keys — and its issue path choice.
+    pub fn restore(&mut self, snap: &Machine) {
+        let lowered = std::mem::take(&mut self.lowered);
+        let exp_cache = std::mem::take(&mut self.exp_cache);
+        let macro_fast = self.macro_fast;
+        *self = Machine {
+            lowered,
+            exp_cache,
+            macro_fast,
+            ..snap.snapshot()
+        };
+    }
+
     /// The arch.
     pub fn arch(&self) -> Arch {
         self.arch
