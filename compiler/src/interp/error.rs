@@ -1,7 +1,8 @@
 //! Errors of the reference interpreter: each is structured data with the span of the op (or
 //! argument) it concerns and a stable [`Code`] (semantics.md §8: `runtime-valid-shape`,
 //! `runtime-tmp-too-small`, `rounding-hybrid-unsupported` with error severity at run time,
-//! and `interp-unsupported` for ops and values the interpreter does not execute).
+//! `convert-not-executable` for a `pto.convert` the exact core does not implement, and
+//! `interp-unsupported` for ops and values the interpreter does not execute).
 
 use pto_runtime::value::ValueError;
 use pto_runtime::ElemType;
@@ -47,6 +48,9 @@ pub enum InterpErrorKind {
         #[source]
         source: ValueError,
     },
+    /// `convert-not-executable`: a `pto.convert` the exact core does not implement.
+    #[error("pto.convert cannot be executed exactly: {reason}")]
+    ConvertNotExecutable { reason: String },
     /// The conversion cannot be built on this profile (pair unsupported, mode not defined).
     #[error("{op}: {message}")]
     Conversion { op: &'static str, message: String },
@@ -79,6 +83,7 @@ impl InterpError {
             InterpErrorKind::ValidShape { .. } => Code::RuntimeValidShape,
             InterpErrorKind::TmpTooSmall { .. } => Code::RuntimeTmpTooSmall,
             InterpErrorKind::HybridUnsupported { .. } => Code::RoundingHybridUnsupported,
+            InterpErrorKind::ConvertNotExecutable { .. } => Code::ConvertNotExecutable,
             InterpErrorKind::UnsupportedOp { .. }
             | InterpErrorKind::OpaqueOp { .. }
             | InterpErrorKind::Unsupported { .. }

@@ -10,12 +10,14 @@
 //!   diagnostics it implies) and the tmp role, a generic interpreter of the profile data shared
 //!   by the verifier and the interpreter;
 //! - `vcvt`: the §6.3 contract (52 pairs) and its attribute defaults;
+//! - `convert`: the `pto.convert` pairs, letters and `sat` rule (PTOAS the only source);
 //! - `docs`: the markdown under `docs/rules/`, generated from the data above.
 //!
 //! Invariant: the tables are pure functions of profile and `pto_runtime::ElemType` (modes are
 //! the enums of `ir::attrs`); nothing here reads a `Module`; rule code never matches on a
 //! `Profile` except to pick its `ProfileRules`.
 
+pub mod convert;
 pub mod docs;
 pub mod profiles;
 pub mod resolve;
