@@ -14,7 +14,7 @@ use crate::diag::{Code, Severity, Span};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InterpErrorKind {
     /// An op the interpreter does not execute.
-    #[error("'{}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)", Echo(op))]
+    #[error("'{}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.convert, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)", Echo(op))]
     UnsupportedOp { op: String },
     /// An op ptoc does not know at all (read as an opaque statement).
     #[error("'{}' is not an operation ptoc knows (it was read as an opaque statement); the interpreter cannot execute it", Echo(op))]
