@@ -7,7 +7,7 @@
 //! replaced by that byte; the E0016 example's last line is repeated the 60 times its first line
 //! says; one starting with `// ptoc verify --pto-level=level3` is verified at that level (E0211);
 //! x07xx examples go through `lower::tensix::lower_file` (the `ptoc lower` path). The
-//! interpreter codes (E0401, E0402, E0403) cannot be produced by `verify`;
+//! interpreter codes (E0401, E0402, E0403, E0404) cannot be produced by `verify`;
 //! their explanations must say so instead.
 
 use ptoc::diag::explain::explanation;
@@ -15,7 +15,7 @@ use ptoc::diag::{Code, Diagnostic};
 use ptoc::driver::{check_file, match_directives, Options, TargetChoice};
 use ptoc::front::InputFormat;
 
-const INTERPRETER_ONLY: &[&str] = &["E0401", "E0402", "E0403"];
+const INTERPRETER_ONLY: &[&str] = &["E0401", "E0402", "E0403", "E0404"];
 /// Tensix lowering codes are produced by `lower::tensix::lower_file` (the `ptoc lower` path);
 /// E0703 (a failed proof) only by a defective kernel and E0701 (no rule) by no input while every
 /// carried combination has a rule, so their explanations must say that the verifier never

@@ -107,10 +107,21 @@ codes! {
     VcvtAsmOperand = ("E0311", "vcvt-asm-operand", Error, "assembly form: wrong positional rnd/sat/part operand");
     VcvtAttrDefaulted = ("N0301", "vcvt-attr-defaulted", Note, "rnd or sat omitted where PTOAS requires it; the default is applied");
     RoundingHybridUnsupported = ("N0302", "rounding-hybrid-unsupported", Note, "H (hybrid) rounding is accepted but cannot be executed");
+    // --- pto.convert (PTOAS `verifyConvertControls`; target::convert) ---
+    ConvertTypeUnsupported = ("E0320", "convert-type-unsupported", Error, "a pto.convert source or result is not i32, i64, f16, bf16, f32 or a supported packed type");
+    ConvertIntToInt = ("E0321", "convert-int-to-int", Error, "pto.convert from an integer to an integer");
+    ConvertSignednessRequired = ("E0322", "convert-signedness-required", Error, "a pto.convert to or from an integer has no `signed`/`unsigned`");
+    ConvertSignednessForbidden = ("E0323", "convert-signedness-forbidden", Error, "a float-to-float or packed pto.convert carries `signed`/`unsigned`");
+    ConvertSignednessConflict = ("E0324", "convert-signedness-conflict", Error, "a pto.convert carries both `signed` and `unsigned`");
+    ConvertMixedPacked = ("E0325", "convert-mixed-packed", Error, "a pto.convert mixes a packed type with an integer or a scalar");
+    ConvertPairUnsupported = ("E0326", "convert-pair-unsupported", Error, "the pto.convert (src, dst) pair is not supported (i64 only to/from f32, i32 only to f32/f16/bf16, the packed pair list)");
+    ConvertSatRequired = ("E0327", "convert-sat-required", Error, "a float-to-integer pto.convert without `sat`");
+    ConvertRndNotAllowed = ("E0328", "convert-rnd-not-allowed", Error, "the round(...) letter is not allowed for the pto.convert pair (o only f32->f16, h only into !pto.hif8x2)");
     // --- interpreter (semantics.md §8, runtime checks) ---
     RuntimeValidShape = ("E0401", "runtime-valid-shape", Error, "dynamic valid extents exceed the shape or differ between src and dst");
     RuntimeTmpTooSmall = ("E0402", "runtime-tmp-too-small", Error, "the actual extents need more tmp bytes than provided");
     InterpUnsupported = ("E0403", "interp-unsupported", Error, "the interpreter cannot execute this op, or this form or type of it");
+    ConvertNotExecutable = ("E0404", "convert-not-executable", Error, "the exact conversion core has no implementation of this pto.convert (u64, packed pairs, round(h)); nothing is guessed");
     // --- --verify-diagnostics (syntax.md §8.3) ---
     ExpectedNotProduced = ("E0501", "expected-not-produced", Error, "an expected-* directive matched no diagnostic");
     UnexpectedDiagnostic = ("E0502", "unexpected-diagnostic", Error, "a diagnostic was produced that no directive expected");

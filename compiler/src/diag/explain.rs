@@ -341,6 +341,51 @@ pub fn explanation(code: Code) -> Explanation {
             "func.func @f(%v: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<256x!pto.hif8> {\n  %r = pto.vcvt %v, %m {rnd = \"H\", sat = \"SAT\", part = \"P0\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<256x!pto.hif8>\n  return %r : !pto.vreg<256x!pto.hif8>\n}",
             "Informational for verification; use A to run the kernel in the interpreter.",
         ),
+        ConvertTypeUnsupported => E(
+            "A pto.convert converts one i32, i64, f16, bf16 or f32 scalar, or one packed pair (vector<2xf32>, vector<2xf16>, vector<2xbf16>, vector<2xf8E4M3FN>, vector<2xf8E5M2>, !pto.hif8x2, !pto.f4E2M1x2, !pto.f4E1M2x2). Any other source or result type is rejected, as PTOAS's verifier does (PTOAS is the only source of the pto.convert rules: docs/rules/convert.md).",
+            "func.func @f(%x: i16) -> f32 {\n  %d = pto.convert %x round(r) nosat signed : i16 -> f32\n  return %d : f32\n}",
+            "Widen or narrow the integer to i32 first, or use pto.tcvt / pto.vcvt for other types.",
+        ),
+        ConvertIntToInt => E(
+            "pto.convert does not convert between integers (PTOAS: \"does not support integer-to-integer conversion\").",
+            "func.func @f(%x: i32) -> i64 {\n  %d = pto.convert %x round(r) nosat signed : i32 -> i64\n  return %d : i64\n}",
+            "Use arith.extsi / arith.trunci for integer width changes.",
+        ),
+        ConvertSignednessRequired => E(
+            "A pto.convert to or from an integer must say how the integer is read: `signed` or `unsigned` after the saturation keyword (PTOAS: \"requires signedness when converting to or from integer type\").",
+            "func.func @f(%x: f32) -> i32 {\n  %d = pto.convert %x round(z) sat : f32 -> i32\n  return %d : i32\n}",
+            "Write `signed` or `unsigned`: `pto.convert %x round(z) sat signed : f32 -> i32`.",
+        ),
+        ConvertSignednessForbidden => E(
+            "`signed`/`unsigned` is only for conversions to or from an integer; a float-to-float or packed pto.convert must not carry it (PTOAS: \"does not accept signedness for floating-to-floating conversion\").",
+            "func.func @f(%x: f32) -> f16 {\n  %d = pto.convert %x round(r) nosat signed : f32 -> f16\n  return %d : f16\n}",
+            "Remove the keyword.",
+        ),
+        ConvertSignednessConflict => E(
+            "A pto.convert carries both `signed` and `unsigned`. PTOAS's signedness is one enum, so it cannot express both; ptoc reads the two keywords separately and rejects the pair.",
+            "func.func @f(%x: f32) -> i32 {\n  %d = pto.convert %x round(z) sat signed unsigned : f32 -> i32\n  return %d : i32\n}",
+            "Keep the one that describes the integer.",
+        ),
+        ConvertMixedPacked => E(
+            "A packed pto.convert converts a packed pair into a packed pair: mixing a packed type with an integer (PTOAS: \"does not support mixed integer and packed conversion\") or with a scalar float (\"does not support mixed scalar and packed conversion\") is rejected.",
+            "func.func @f(%x: vector<2xf32>) -> f16 {\n  %d = pto.convert %x round(r) nosat : vector<2xf32> -> f16\n  return %d : f16\n}",
+            "Convert a pair into a pair (vector<2xf32> -> vector<2xf16>), or convert scalars.",
+        ),
+        ConvertPairUnsupported => E(
+            "The (src, dst) pair is not in pto.convert's table (docs/rules/convert.md): i64 converts only to or from f32, i32 only to f32, f16 and bf16, and packed pairs are f32x2<->f16x2, f32x2<->bf16x2, f32x2->f8x2, f32x2/f16x2->hif8x2, f8x2/hif8x2->f32x2/f16x2 and bf16x2<->f4. The message is PTOAS's.",
+            "func.func @f(%x: i64) -> f16 {\n  %d = pto.convert %x round(r) nosat signed : i64 -> f16\n  return %d : f16\n}",
+            "Go through f32 (i64 -> f32 -> f16), or pick a supported pair.",
+        ),
+        ConvertSatRequired => E(
+            "A float-to-integer pto.convert must saturate: `sat`, not `nosat` (PTOAS: \"fp32-to-integer conversion requires saturation enable\", \"fp16/bf16-to-integer conversion requires saturation enable\"). This is PTOAS's own negative lit test simt_lowlevel_convert_negative.pto.",
+            "func.func @f(%x: f32) -> i32 {\n  %d = pto.convert %x round(z) nosat signed : f32 -> i32\n  return %d : i32\n}",
+            "Write `sat`.",
+        ),
+        ConvertRndNotAllowed => E(
+            "The round(...) letter is not allowed for the pair: o (round to odd) only for f32 -> f16 (scalar or packed), h (hybrid) only into !pto.hif8x2, f32x2 -> f8x2 only r, f32x2/f16x2 -> hif8x2 only a or h, every other pair r, a, f, c or z (docs/rules/convert.md). The message is PTOAS's.",
+            "func.func @f(%x: f32) -> bf16 {\n  %d = pto.convert %x round(o) nosat : f32 -> bf16\n  return %d : bf16\n}",
+            "Use one of the pair's letters (r, a, f, c or z here).",
+        ),
         RuntimeValidShape => E(
             "At run time, the dynamic valid extents of a tcvt exceed the tile shape or differ between src and dst. Only the interpreter reports this code, when it executes the kernel with actual extents; `ptoc verify` never does (statically it checks what it can: E0204, E0206).",
             "pto.tcvt ins(%a : !pto.tile_buf<vec, 16x16xf32, valid=?x?>) outs(%b : !pto.tile_buf<vec, 16x16xf16, valid=?x?>)\n// run with src valid 8x16 and dst valid 16x16",
@@ -355,6 +400,11 @@ pub fn explanation(code: Code) -> Explanation {
             "`ptoc run` executes tile allocation (pto.alloc_tile, pto.declare_tile), pto.tcvt in every form, pto.vcvt, pto.vor, the mask constructors (pto.pset_b*, pto.plt_b*), integer arith.constant, pto.vecscope and return. Any other op (loads, stores, views, other vector arithmetic, generic ops), or a value of a type it cannot hold (e.g. an f64 tile), stops the run with this error at the op. Only the interpreter reports this code; `ptoc verify` never does.",
             "func.func @f(%a: !pto.vreg<64xf32>, %b: !pto.vreg<64xf32>, %m: !pto.mask<b32>) -> !pto.vreg<64xf32> {\n  %r = pto.vadd %a, %b, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n  return %r : !pto.vreg<64xf32>\n}\n// ptoc run --func f ... stops at pto.vadd",
             "Run a kernel made of the supported ops, or check the op with `ptoc verify` only.",
+        ),
+        ConvertNotExecutable => E(
+            "`ptoc run` executes pto.convert with the exact conversion core (round letters r a f c z o = RINT, ROUND (ties away), FLOOR, CEIL, TRUNC, ODD). Where the core has no exact implementation it stops with this code instead of guessing: unsigned i64 (the core has no u64), packed pairs, and round(h) (hybrid rounding is defined in no source). Only the interpreter reports this code; `ptoc verify` never does (round(h) gets note N0302 there).",
+            "func.func @f(%x: f32) -> i64 {\n  %d = pto.convert %x round(z) sat unsigned : f32 -> i64\n  return %d : i64\n}\n// ptoc run f.pto --input x=1.5",
+            "Convert to a type the core implements (signed i64, or i32 unsigned), or run the kernel in PTOAS's simulator.",
         ),
         ExpectedNotProduced => E(
             "With --verify-diagnostics, an `expected-*` directive found no diagnostic of its severity whose primary span starts on the target line and whose message contains the text.",

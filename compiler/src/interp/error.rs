@@ -1,7 +1,8 @@
 //! Errors of the reference interpreter: each is structured data with the span of the op (or
 //! argument) it concerns and a stable [`Code`] (semantics.md §8: `runtime-valid-shape`,
 //! `runtime-tmp-too-small`, `rounding-hybrid-unsupported` with error severity at run time,
-//! and `interp-unsupported` for ops and values the interpreter does not execute).
+//! `convert-not-executable` for a `pto.convert` the exact core does not implement, and
+//! `interp-unsupported` for ops and values the interpreter does not execute).
 
 use pto_runtime::value::ValueError;
 use pto_runtime::ElemType;
@@ -13,7 +14,7 @@ use crate::diag::{Code, Severity, Span};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InterpErrorKind {
     /// An op the interpreter does not execute.
-    #[error("'{}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)", Echo(op))]
+    #[error("'{}' cannot be executed by ptoc's interpreter (it runs tile allocation, pto.tcvt, pto.vcvt, pto.convert, pto.vor, pto.pset_*/pto.plt_*, arith.constant integers, pto.vecscope and return)", Echo(op))]
     UnsupportedOp { op: String },
     /// An op ptoc does not know at all (read as an opaque statement).
     #[error("'{}' is not an operation ptoc knows (it was read as an opaque statement); the interpreter cannot execute it", Echo(op))]
@@ -47,6 +48,9 @@ pub enum InterpErrorKind {
         #[source]
         source: ValueError,
     },
+    /// `convert-not-executable`: a `pto.convert` the exact core does not implement.
+    #[error("pto.convert cannot be executed exactly: {reason}")]
+    ConvertNotExecutable { reason: String },
     /// The conversion cannot be built on this profile (pair unsupported, mode not defined).
     #[error("{op}: {message}")]
     Conversion { op: &'static str, message: String },
@@ -79,6 +83,7 @@ impl InterpError {
             InterpErrorKind::ValidShape { .. } => Code::RuntimeValidShape,
             InterpErrorKind::TmpTooSmall { .. } => Code::RuntimeTmpTooSmall,
             InterpErrorKind::HybridUnsupported { .. } => Code::RoundingHybridUnsupported,
+            InterpErrorKind::ConvertNotExecutable { .. } => Code::ConvertNotExecutable,
             InterpErrorKind::UnsupportedOp { .. }
             | InterpErrorKind::OpaqueOp { .. }
             | InterpErrorKind::Unsupported { .. }

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use pto_runtime::value::{self, Granularity, Mask, Part as VPart, Tile, ValueError};
-use pto_runtime::{ConvError, ConvSpec, Converter, Rounding};
+use pto_runtime::{ConvError, ConvSpec, Converter, ElemType, Rounding};
 
 use super::types::{param_kind, ParamKind, TileDesc};
 use super::{InterpError, InterpErrorKind, Origin, Value};
@@ -234,12 +234,100 @@ impl<'m> Machine<'m> {
                     self.bind(r, Value::Scalar(u64::from(rest)));
                 }
             }
+            OpKind::Catalog(c) if crate::verify::rules::is_convert_row(c.row) => {
+                self.convert(op)?
+            }
             OpKind::Opaque(_) => {
                 return Err(self.err(op, InterpErrorKind::OpaqueOp { op: self.name(op) }))
             }
             _ => return Err(self.err(op, InterpErrorKind::UnsupportedOp { op: self.name(op) })),
         }
         Ok(None)
+    }
+
+    /// `pto.convert` on a scalar, through the exact core (`target::convert::rounding_of` maps
+    /// the letter). The core has no u64, no packed-pair values and no hybrid rounding: those
+    /// are `convert-not-executable`, never a guess.
+    fn convert(&mut self, op: OpId) -> Res<()> {
+        use crate::target::convert::{class_of, rounding_of, Class};
+        let not_exec = |me: &Self, reason: String| {
+            me.err(op, InterpErrorKind::ConvertNotExecutable { reason })
+        };
+        let c = crate::verify::rules::convert_controls(self.module, op)
+            .ok_or_else(|| self.unsupported(op, "its round/sat controls are not readable"))?;
+        let data = self.module.op(op);
+        let ty_class = |v: Option<&ValueId>| {
+            v.and_then(|v| self.module.values.get(v.0 as usize))
+                .filter(|d| (d.ty.0 as usize) < self.module.types.len())
+                .and_then(|d| class_of(self.module.ty(d.ty)))
+        };
+        let (Some(s), Some(d)) = (
+            ty_class(data.operands.first()),
+            ty_class(data.results.first()),
+        ) else {
+            return Err(self.unsupported(op, "its types are not pto.convert types"));
+        };
+        let elem = |k: Class| -> Result<ElemType, String> {
+            Ok(match k {
+                Class::F32 => ElemType::F32,
+                Class::F16 => ElemType::F16,
+                Class::BF16 => ElemType::BF16,
+                Class::I32 if c.unsigned => ElemType::U32,
+                Class::I32 => ElemType::I32,
+                Class::I64 if c.unsigned => {
+                    return Err(
+                        "unsigned i64 (u64): the exact core has no 64-bit unsigned integer".into(),
+                    )
+                }
+                Class::I64 => ElemType::I64,
+                other => {
+                    return Err(format!(
+                        "packed pair {}: packed values are not executed",
+                        other.text()
+                    ))
+                }
+            })
+        };
+        let (se, de) = match (elem(s), elem(d)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(e), _) | (_, Err(e)) => return Err(not_exec(self, e)),
+        };
+        let rounding = rounding_of(c.rnd);
+        let spec = ConvSpec {
+            src: se,
+            dst: de,
+            rounding,
+            sat: c.sat,
+            path: nonsat_path_of(self.profile.rules().nonsat.path),
+        };
+        let conv = Converter::new(spec).map_err(|e| not_exec(self, e.to_string()))?;
+        let bits = self.scalar(op, 0)?;
+        let (out, outcome) = conv.convert_with_outcome(bits);
+        // Integers are kept sign-extended (signed) or zero-extended (unsigned) in the scalar.
+        let out = match de {
+            ElemType::I32 => out as u32 as i32 as i64 as u64,
+            ElemType::U32 => u64::from(out as u32),
+            _ => out,
+        };
+        let r = self.result(op, 0)?;
+        self.bind(r, Value::Scalar(out));
+        let sat = c.sat && outcome.out_of_range;
+        let stats = value::ConvStats {
+            converted: 1,
+            out_of_range: u64::from(outcome.out_of_range),
+            inexact: u64::from(outcome.inexact),
+        };
+        self.origins.insert(
+            r,
+            Origin {
+                op,
+                src: Value::Scalar(bits),
+                part: 0,
+                stats,
+                sat,
+            },
+        );
+        Ok(())
     }
 
     fn constant(&mut self, op: OpId, value: &Attr) -> Res<()> {

@@ -4,7 +4,9 @@
 //! descriptors ([`Interpreter::params`]), the environment of runtime values (`pto_runtime::value`
 //! tiles, vector registers, masks, scalars), and the ops it can execute — `pto.alloc_tile`,
 //! `pto.declare_tile`, `pto.tcvt` in every form (DPS writes into the existing dst; the Level-1
-//! SSA form converts into a fresh zero tile), `pto.vcvt`, `pto.vor`, `pto.pset_b*`,
+//! SSA form converts into a fresh zero tile), `pto.vcvt`, `pto.convert` on scalars (the
+//! `target::convert` letter modes; `convert-not-executable` where the exact core has no
+//! implementation: u64, packed pairs, `h`), `pto.vor`, `pto.pset_b*`,
 //! `pto.plt_b*`, integer `arith.constant`, `pto.vecscope` (its body runs in place) and `return`.
 //! Any other op stops the run with an [`InterpError`] naming the op at its span.
 //!

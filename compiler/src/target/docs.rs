@@ -1,5 +1,6 @@
 //! Markdown documents generated from the rule tables: `docs/rules/{cpu,a2a3,a5}.md` (tcvt pair
 //! matrix, per-pair defaults and accepted modes, tmp rules, vcvt contract and availability) and
+//! `docs/rules/convert.md` (the `pto.convert` table of `target::convert`) and
 //! `docs/rules/diagnostics.md` (every row of `diag::Code::ALL`).
 //!
 //! Each profile document starts with that profile's data value (`target::profiles`), then the
@@ -39,6 +40,7 @@ pub fn rendered_documents() -> Vec<(&'static str, String)> {
         ("cpu.md", render_rules_markdown(Profile::Cpu)),
         ("a2a3.md", render_rules_markdown(Profile::A2a3)),
         ("a5.md", render_rules_markdown(Profile::A5)),
+        ("convert.md", render_convert_markdown()),
         ("diagnostics.md", render_diagnostics_markdown()),
     ]
 }
@@ -339,6 +341,67 @@ fn vcvt_table(o: &mut String, profile: Profile) {
     o.push_str("H rounding is accepted only where listed and cannot be executed (`rounding-hybrid-unsupported`, note).\n");
 }
 
+/// The `pto.convert` rules (`target::convert`): the pair table with its letters and `sat`
+/// rule, per profile (identical today, which the document states by comparing the profiles'
+/// rows), the order of the checks and the letters' modes in the exact core.
+pub fn render_convert_markdown() -> String {
+    use super::convert::{letter, rounding_of, rules_for, ROWS, ROWS_F8_TO_F16};
+    let mut o = String::new();
+    o.push_str("# pto.convert rules\n\n");
+    o.push_str(HEADER);
+    o.push_str("\n`%d = pto.convert %s round(r|a|f|c|z|o|h) sat|nosat [signed|unsigned] : T -> U` converts one SIMT scalar or one packed pair. PTOAS is the only source of these rules (`verifyConvertControls` / `verifyPackedConvertControls`, `lib/PTO/IR/VPTO.cpp`); the diagnostics quote PTOAS's messages.\n\n");
+    let a5: Vec<_> = rules_for(Profile::A5).collect();
+    let same: Vec<&str> = Profile::ALL
+        .iter()
+        .filter(|p| rules_for(**p).collect::<Vec<_>>() == a5)
+        .map(|p| p.as_str())
+        .collect();
+    let _ = writeln!(
+        o,
+        "Profiles with exactly these rows: {} (PTOAS's op verifier does not read the arch).\n",
+        same.join(", ")
+    );
+    o.push_str("## Checks, in order (the first one broken is reported)\n\n");
+    for line in [
+        "1. source and result are i32, i64, f16, bf16, f32 or a packed type below — `convert-type-unsupported` (E0320)",
+        "2. not both `signed` and `unsigned` — `convert-signedness-conflict` (E0324)",
+        "3. packed: no integer and no scalar on the other side — `convert-mixed-packed` (E0325); no `signed`/`unsigned` — `convert-signedness-forbidden` (E0323)",
+        "4. scalar: not integer to integer — `convert-int-to-int` (E0321); to or from an integer needs `signed`/`unsigned` — `convert-signedness-required` (E0322); float to float carries none — `convert-signedness-forbidden` (E0323)",
+        "5. the pair is a row below — `convert-pair-unsupported` (E0326)",
+        "6. float → integer has `sat` — `convert-sat-required` (E0327)",
+        "7. the letter is one of the row's — `convert-rnd-not-allowed` (E0328); `h` where allowed: note `rounding-hybrid-unsupported` (N0302)",
+    ] {
+        o.push_str(line);
+        o.push('\n');
+    }
+    let _ = writeln!(o, "\n## Pairs ({})\n", ROWS.len() + ROWS_F8_TO_F16.len());
+    o.push_str("`sat`: ✓ = the pair requires `sat`; otherwise either keyword is accepted. Integers are `i32`/`i64` read as signed or unsigned by the keyword.\n\n");
+    o.push_str("| src | dst | round | sat required | PTOAS message for another letter |\n|---|---|---|---|---|\n");
+    for r in &a5 {
+        let letters = r
+            .rnd
+            .iter()
+            .map(|l| letter(*l))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} |",
+            r.src.text(),
+            r.dst.text(),
+            letters,
+            if r.needs_sat { "✓" } else { "—" },
+            r.rnd_msg
+        );
+    }
+    o.push_str("\n## Execution (`ptoc run`)\n\nThe exact conversion core, with these modes:\n\n| letter | mode |\n|---|---|\n");
+    for l in crate::ir::Rnd::ALL {
+        let _ = writeln!(o, "| {} | {} |", letter(l), rounding_of(l).name());
+    }
+    o.push_str("\nNot executed (`convert-not-executable`, E0404, instead of a guess): unsigned i64 (the core has no u64), packed pairs, `h` (hybrid rounding).\n");
+    o
+}
+
 /// The diagnostics reference: every code of `Code::ALL`.
 pub fn render_diagnostics_markdown() -> String {
     let mut o = String::new();
@@ -367,7 +430,8 @@ mod tests {
     fn documents_are_deterministic_and_complete() {
         let a = rendered_documents();
         assert_eq!(a, rendered_documents());
-        let diag = &a[3].1;
+        let diag = &a[4].1;
+        assert!(a[3].1.contains("| f32 | i32 | r a f c z | ✓ |"));
         for c in Code::ALL {
             assert!(diag.contains(c.name()), "{}", c.name());
         }

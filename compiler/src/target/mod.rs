@@ -12,12 +12,14 @@
 //! - `vcvt`: the §6.3 contract (52 pairs) and its attribute defaults;
 //! - `toolchain`: what an omitted `satmode` / `NONE` mode mean per toolchain (pto-isa, PTOAS
 //!   0.61, PTOAS 0.63), the `--defaults` choice;
+//! - `convert`: the `pto.convert` pairs, letters and `sat` rule (PTOAS the only source);
 //! - `docs`: the markdown under `docs/rules/`, generated from the data above.
 //!
 //! Invariant: the tables are pure functions of profile and `pto_runtime::ElemType` (modes are
 //! the enums of `ir::attrs`); nothing here reads a `Module`; rule code never matches on a
 //! `Profile` except to pick its `ProfileRules`.
 
+pub mod convert;
 pub mod docs;
 pub mod profiles;
 pub mod resolve;

@@ -38,7 +38,7 @@
 //! - `return` operands against the enclosing function's result types, count then each type —
 //!   `return-type-mismatch` (E0106), label at the declared result type.
 //!
-//! ## Target rules (`rules`, codes x02xx tcvt, x03xx vcvt; semantics.md §3, §6, §8)
+//! ## Target rules (`rules`, codes x02xx tcvt, x030x-x031x vcvt, E032x convert; semantics.md §3, §6, §8)
 //! `pto.tcvt`:
 //! 1. src/dst/tmp rank-2 `!pto.tile_buf`/`!pto.tile` — `tcvt-operand-not-tile` (E0203).
 //! 2. element types in semantics.md §2.1 — `unsupported-elem-type` (E0202; help `!pto.s4x2` for i4).
@@ -71,6 +71,19 @@
 //! 8. rnd letter outside the pair's set — `vcvt-rnd-not-allowed` (E0310); accepted H —
 //!    `rounding-hybrid-unsupported` (N0302).
 //! 9. rnd or sat omitted where PTOAS requires it — `vcvt-attr-defaulted` (N0301).
+//!
+//! `pto.convert` (`target::convert`, PTOAS `verifyConvertControls`; one error per op, the first
+//! broken rule, PTOAS's words):
+//! 1. i32, i64, f16, bf16, f32 or a packed type of the table — `convert-type-unsupported` (E0320).
+//! 2. not both `signed` and `unsigned` — `convert-signedness-conflict` (E0324).
+//! 3. packed: no integer or scalar on the other side — `convert-mixed-packed` (E0325); no
+//!    signedness — `convert-signedness-forbidden` (E0323).
+//! 4. scalar: not integer to integer — `convert-int-to-int` (E0321); to/from an integer needs
+//!    signedness — `convert-signedness-required` (E0322); float to float none — E0323.
+//! 5. the pair is in the table — `convert-pair-unsupported` (E0326).
+//! 6. float → integer has `sat` — `convert-sat-required` (E0327).
+//! 7. the `round(...)` letter is the row's — `convert-rnd-not-allowed` (E0328); accepted `h` —
+//!    `rounding-hybrid-unsupported` (N0302).
 //!
 //! Not here: parse-time checks (syntax, types' own domains, `sat_mode`+`satmode`,
 //! `rnd`+`round_mode`, vcvt tokens, `pto.target_arch`) belong to the front end, runtime checks

@@ -82,7 +82,7 @@ pub struct WordSet {
     pub attr: &'static str,
 }
 
-/// The word sets rows may name (MLIR's `arith` predicates and flags).
+/// The word sets rows may name (MLIR's `arith` predicates and flags, `pto.convert`'s controls).
 pub const WORD_SETS: &[WordSet] = &[
     WordSet {
         name: "cmpi",
@@ -111,6 +111,19 @@ pub const WORD_SETS: &[WordSet] = &[
         words: &["nsw", "nuw"],
         labels: &["'nsw'", "'nuw'"],
         attr: "#arith.overflow",
+    },
+    // `pto.convert` (PTOAS `VPTOOps.td`): `round(r)` letters and `sat`/`nosat`.
+    WordSet {
+        name: "round",
+        words: &["r", "a", "f", "c", "z", "o", "h"],
+        labels: &["'r'", "'a'", "'f'", "'c'", "'z'", "'o'", "'h'"],
+        attr: "",
+    },
+    WordSet {
+        name: "sat",
+        words: &["sat", "nosat"],
+        labels: &["'sat'", "'nosat'"],
+        attr: "",
     },
     WordSet {
         name: "fastmath",

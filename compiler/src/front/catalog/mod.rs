@@ -55,6 +55,10 @@
 //! - the rest of the vector and SIMT layers (`pto.vldsx2`, `pto.vldus`, `pto.copy_*`, ...):
 //!   the rows above cover the ops the PTOAS lit corpus uses most; more are added as rows.
 //!
+//! `pto.convert` is a row (`round` `(` letter `)`, `sat`/`nosat`, the unit attributes `signed`
+//! and `unsigned`, each set by its keyword); its rules are `target::convert`, found by row name
+//! (`verify::rules::is_convert_row`).
+//!
 //! Ops in no row and not hand-written are read by the opaque reader.
 
 pub mod format;

@@ -96,6 +96,18 @@ pub(super) fn rows(t: &mut Vec<Row>) {
             .doc(doc),
         );
     }
+    // SIMT scalar and packed-pair conversion (PTOAS `VPTOOps.td`); its rules are
+    // `target::convert`, checked by `verify::rules::convert`.
+    t.push(
+        row(
+            "pto.convert",
+            "src",
+            "dst",
+            "rounding:kw=round saturation:kw=sat signed?:unit unsigned?:unit",
+            "$src `round` `(` $rounding `)` $saturation (`signed` $signed^)? (`unsigned` $unsigned^)? attr-dict `:` type($src) `->` type($dst)",
+        )
+        .doc("converts one scalar or packed pair (`round(...)` letter r a f c z o h, `sat` or `nosat`, optional `signed` or `unsigned`)"),
+    );
     // ---- PTO tile ops in destination-passing style ----
     for (name, doc) in [
         ("pto.tadd", "elementwise tile addition"),

@@ -1,7 +1,9 @@
 //! Catalog rows (`front::catalog`) in custom form: the statement parser as the format
 //! interpreter's [`Reader`], and the build step that turns the [`Pieces`] read into an op
 //! (bind uses, type agreement of the row's `same` groups, attributes, `OpKind` by the row's
-//! builder). Nothing here knows an op: per-op syntax is only in the rows.
+//! builder). Nothing here knows an op: per-op syntax is only in the rows. A format-bound
+//! attribute's span is its own text (a unit attribute's: the keyword that sets it), so rule
+//! diagnostics on it (e.g. `pto.convert`'s `nosat`) point at the word.
 
 use chumsky::prelude::*;
 use chumsky::Parser as _;
@@ -10,7 +12,7 @@ use super::attrs::Entry;
 use super::grammar::TyErr;
 use super::module::OpParts;
 use super::op_grammar::{opt_dict, ty, Op};
-use super::stmt_prim::{either, here, is, tk, tokf, value, via, IRef};
+use super::stmt_prim::{either, here, is, next_span, prev_span, tk, tokf, value, via, IRef};
 use super::Parser;
 use crate::diag::Span;
 use crate::front::catalog::format::{Arity, AttrKind, Lit, Ref};
@@ -47,12 +49,39 @@ impl<'s> Rd<'_, 's, '_> {
             }))
             .map(|(w, _)| w.to_string())
     }
+    /// A format-bound attribute's value, read by its kind (not `Unit`: see `attr`).
+    fn attr_value(&mut self, kind: AttrKind) -> Result<Attr, TyErr<'s>> {
+        match kind {
+            AttrKind::Any => self.inp.parse(via(|p: &mut Parser<'s>| p.attr_value())),
+            AttrKind::Keyword(None) => self.word(&["keyword"], &[]).map(Attr::Str),
+            AttrKind::Keyword(Some(set)) => self.word(set.labels, set.words).map(Attr::Str),
+            AttrKind::Str => self
+                .inp
+                .parse(tokf(&["string"], |t| match t {
+                    Tok::Str(s) => Some(s),
+                    _ => None,
+                }))
+                .map(|(s, _)| Attr::Str(unescape(s))),
+            AttrKind::Unit => Ok(Attr::Unit),
+            AttrKind::Flags(set) => {
+                self.inp.parse(tk(Tok::LAngle))?;
+                let mut words = vec![self.word(set.labels, set.words)?];
+                while self.at(0, Look::Lit(&interp::COMMA)) {
+                    self.inp.parse(tk(Tok::Comma))?;
+                    words.push(self.word(set.labels, set.words)?);
+                }
+                self.inp.parse(tk(Tok::RAngle))?;
+                Ok(Attr::Opaque(format!("{}<{}>", set.attr, words.join(", "))))
+            }
+        }
+    }
 }
 
 impl<'s> Reader for Rd<'_, 's, '_> {
     type Use = (&'s str, Span);
     type Ty = Ty;
-    type Attr = Attr;
+    /// The value and the span of its text (for a unit attribute: its keyword).
+    type Attr = (Attr, Span);
     type Dict = Vec<Entry>;
     type Err = TyErr<'s>;
 
@@ -87,30 +116,15 @@ impl<'s> Reader for Rd<'_, 's, '_> {
             .parse(either(|l| is(l.a(), Tok::LAngle), bare, ty()))
     }
 
-    fn attr(&mut self, kind: AttrKind) -> Result<Attr, TyErr<'s>> {
-        match kind {
-            AttrKind::Any => self.inp.parse(via(|p: &mut Parser<'s>| p.attr_value())),
-            AttrKind::Keyword(None) => self.word(&["keyword"], &[]).map(Attr::Str),
-            AttrKind::Keyword(Some(set)) => self.word(set.labels, set.words).map(Attr::Str),
-            AttrKind::Str => self
-                .inp
-                .parse(tokf(&["string"], |t| match t {
-                    Tok::Str(s) => Some(s),
-                    _ => None,
-                }))
-                .map(|(s, _)| Attr::Str(unescape(s))),
-            AttrKind::Unit => Ok(Attr::Unit),
-            AttrKind::Flags(set) => {
-                self.inp.parse(tk(Tok::LAngle))?;
-                let mut words = vec![self.word(set.labels, set.words)?];
-                while self.at(0, Look::Lit(&interp::COMMA)) {
-                    self.inp.parse(tk(Tok::Comma))?;
-                    words.push(self.word(set.labels, set.words)?);
-                }
-                self.inp.parse(tk(Tok::RAngle))?;
-                Ok(Attr::Opaque(format!("{}<{}>", set.attr, words.join(", "))))
-            }
+    fn attr(&mut self, kind: AttrKind) -> Result<(Attr, Span), TyErr<'s>> {
+        if kind == AttrKind::Unit {
+            // Set by the keyword just read: that keyword is its text.
+            return Ok((Attr::Unit, self.inp.parse(prev_span())?));
         }
+        let start = self.inp.parse(next_span())?;
+        let a = self.attr_value(kind)?;
+        let end = self.inp.parse(prev_span())?;
+        Ok((a, start.join(end)))
     }
 
     fn dict(&mut self) -> Result<Option<Vec<Entry>>, TyErr<'s>> {
@@ -151,7 +165,7 @@ pub(super) fn catalog_op<'s>() -> Op<'s> {
     .boxed()
 }
 
-type P<'s> = Pieces<(&'s str, Span), Ty, Attr, Vec<Entry>>;
+type P<'s> = Pieces<(&'s str, Span), Ty, (Attr, Span), Vec<Entry>>;
 
 fn build<'s>(st: &mut Parser<'s>, id: RowId, p: P<'s>) -> Result<(), TyErr<'s>> {
     if st.stmt_reported {
@@ -290,8 +304,8 @@ fn build<'s>(st: &mut Parser<'s>, id: RowId, p: P<'s>) -> Result<(), TyErr<'s>> 
     let own: Vec<&str> = own.iter().map(String::as_str).collect();
     parts.attrs = st.plain_attrs(row.name, entries, &own, &mut parts.spans.attrs);
     for (spec, a) in c.attrs.iter().zip(p.attrs) {
-        if let Some(a) = a {
-            parts.spans.attrs.insert(spec.name.to_string(), st.cur_name);
+        if let Some((a, span)) = a {
+            parts.spans.attrs.insert(spec.name.to_string(), span);
             parts.attrs.insert(spec.name.to_string(), a);
         }
     }

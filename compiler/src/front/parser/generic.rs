@@ -251,12 +251,16 @@ fn segment_sizes(a: &Attr) -> Option<Vec<u32>> {
 }
 
 /// Catalog rows that the generic form builds as their row's kind (not `OpKind::Generic`):
-/// those with a dedicated kind, which the verifier and interpreter run on.
+/// those with a dedicated kind, which the verifier and interpreter run on, and `pto.convert`
+/// (a plain catalog row they find by its row: `verify::rules::is_convert_row`).
 fn kind_row(name: &str) -> bool {
     catalog::by_name(name)
         .iter()
         .any(|&id| catalog::get(id).is_some_and(|(r, _)| r.build != catalog::Build::Catalog))
-        || matches!(name, "pto.tload" | "pto.tstore" | "pto.subview")
+        || matches!(
+            name,
+            "pto.tload" | "pto.tstore" | "pto.subview" | "pto.convert"
+        )
 }
 
 fn parts_name_span(parts: &OpParts) -> Span {

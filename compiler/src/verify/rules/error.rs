@@ -178,9 +178,57 @@ pub enum RuleError {
     },
     #[error("rnd 'H' (hybrid rounding) is accepted but cannot be executed by ptoc's interpreter")]
     RoundingHybridUnsupported,
+    // ---- pto.convert (PTOAS `verifyConvertControls`; messages keep PTOAS's words)
+    #[error(
+        "pto.convert requires i32, i64, f16, bf16, f32 or supported vector<2xT> conversion types; {role} is '{}'",
+        clip(ty, PHRASE_MAX)
+    )]
+    ConvertTypeUnsupported { role: &'static str, ty: String },
+    #[error("pto.convert does not support integer-to-integer conversion ({src} -> {dst})")]
+    ConvertIntToInt { src: String, dst: String },
+    #[error("pto.convert requires signedness when converting to or from integer type ({src} -> {dst}); write `signed` or `unsigned`")]
+    ConvertSignednessRequired { src: String, dst: String },
+    /// `what`: "floating-to-floating" or "packed floating" (PTOAS's two messages).
+    #[error("pto.convert does not accept signedness for {what} conversion ({src} -> {dst})")]
+    ConvertSignednessForbidden {
+        what: &'static str,
+        src: String,
+        dst: String,
+    },
+    #[error("pto.convert takes one of `signed` and `unsigned`, not both")]
+    ConvertSignednessConflict,
+    /// `what`: "mixed integer and packed" or "mixed scalar and packed".
+    #[error("pto.convert does not support {what} conversion ({src} -> {dst})")]
+    ConvertMixedPacked {
+        what: &'static str,
+        src: String,
+        dst: String,
+    },
+    /// PTOAS's message for the pair (`target::convert::unsupported_pair_message`).
+    #[error("pto.convert {message} ({src} -> {dst})")]
+    ConvertPairUnsupported {
+        message: &'static str,
+        src: String,
+        dst: String,
+    },
+    #[error("pto.convert {message} ({src} -> {dst}); write `sat`")]
+    ConvertSatRequired {
+        message: &'static str,
+        src: String,
+        dst: String,
+    },
+    #[error("pto.convert {message}; found round({rnd}) ({src} -> {dst})")]
+    ConvertRndNotAllowed {
+        message: &'static str,
+        rnd: &'static str,
+        src: String,
+        dst: String,
+    },
+    #[error("round(h) (hybrid rounding) is accepted but cannot be executed by ptoc's interpreter")]
+    ConvertHybridUnsupported,
 }
 
-/// Errors of the tcvt/vcvt rules are diagnostic causes (`diag` knows no stage; the stage maps itself).
+/// Errors of the tcvt/vcvt/convert rules are diagnostic causes (`diag` knows no stage; the stage maps itself).
 impl From<RuleError> for crate::diag::DiagKind {
     fn from(e: RuleError) -> Self {
         crate::diag::DiagKind::cause(e)
@@ -220,7 +268,16 @@ impl RuleError {
             VcvtPartFamily { .. } => Code::VcvtPartFamily,
             VcvtRndNotAllowed { .. } => Code::VcvtRndNotAllowed,
             VcvtAttrDefaulted { .. } => Code::VcvtAttrDefaulted,
-            RoundingHybridUnsupported => Code::RoundingHybridUnsupported,
+            RoundingHybridUnsupported | ConvertHybridUnsupported => Code::RoundingHybridUnsupported,
+            ConvertTypeUnsupported { .. } => Code::ConvertTypeUnsupported,
+            ConvertIntToInt { .. } => Code::ConvertIntToInt,
+            ConvertSignednessRequired { .. } => Code::ConvertSignednessRequired,
+            ConvertSignednessForbidden { .. } => Code::ConvertSignednessForbidden,
+            ConvertSignednessConflict => Code::ConvertSignednessConflict,
+            ConvertMixedPacked { .. } => Code::ConvertMixedPacked,
+            ConvertPairUnsupported { .. } => Code::ConvertPairUnsupported,
+            ConvertSatRequired { .. } => Code::ConvertSatRequired,
+            ConvertRndNotAllowed { .. } => Code::ConvertRndNotAllowed,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Target-profile rules for `pto.tcvt` and `pto.vcvt` (semantics.md §3, §6, §8), driven by the
-//! tables in `crate::target` (`target::tcvt`, `target::resolve`, `target::vcvt`). Runs on every
+//! Target-profile rules for `pto.tcvt`, `pto.vcvt` (semantics.md §3, §6, §8) and `pto.convert`,
+//! driven by the tables in `crate::target` (`target::tcvt`, `target::resolve`, `target::vcvt`,
+//! `target::convert`). Runs on every
 //! op the structure pass did not taint ([`check_except`]); never panics on any IR (missing
 //! operands or dangling handles make the op be skipped).
 //!
@@ -40,13 +41,32 @@
 //!    `vcvt-rnd-not-allowed` (E); H accepted — `rounding-hybrid-unsupported` (N).
 //! 9. rnd or sat omitted where PTOAS requires it — `vcvt-attr-defaulted` (N, default R/A, NOSAT).
 //!
+//! `pto.convert` (operand `src`, result `dst`; `target::convert`, PTOAS `verifyConvertControls`;
+//! one error per op, the first broken rule in this order, PTOAS's words in the message):
+//! 1. source and result are i32, i64, f16, bf16, f32 or a packed type of the table —
+//!    `convert-type-unsupported` (E0320).
+//! 2. not both `signed` and `unsigned` — `convert-signedness-conflict` (E0324).
+//! 3. packed: no integer on either side, no scalar on one side — `convert-mixed-packed` (E0325);
+//!    no `signed`/`unsigned` — `convert-signedness-forbidden` (E0323).
+//! 4. scalar: not integer to integer — `convert-int-to-int` (E0321); to or from an integer needs
+//!    `signed`/`unsigned` — `convert-signedness-required` (E0322); float to float must not carry
+//!    one — `convert-signedness-forbidden` (E0323).
+//! 5. the pair is a row of the table (i64 only to/from f32, i32 only to f32/f16/bf16, the packed
+//!    pair list) — `convert-pair-unsupported` (E0326).
+//! 6. float → integer has `sat` — `convert-sat-required` (E0327).
+//! 7. the `round(...)` letter is one of the row's (o only f32→f16, h only into `!pto.hif8x2`,
+//!    f32x2→f8x2 only r) — `convert-rnd-not-allowed` (E0328).
+//! 8. round(h) accepted — `rounding-hybrid-unsupported` (N0302: not executable).
+//!
 //! Parse-time checks (sat_mode+satmode, rnd+round_mode, bad tokens, a vreg type's own size)
 //! belong to the parser; check 3 repeats the size rule only for hand-built IR.
 //!
 //! Spans: attribute issues point at `key = value`, type issues at the written operand/result
 //! type, everything else at the op name (falling back to the whole op when a span is empty).
 
+mod convert;
 pub mod error;
+pub use convert::{controls as convert_controls, Controls as ConvertControls};
 mod tcvt;
 pub use tcvt::check_plan_memory_skipped;
 mod vcvt;
@@ -88,7 +108,7 @@ pub fn check_except_with(
     }
 }
 
-/// The rules of one op (tcvt and vcvt have rules; other ops have none).
+/// The rules of one op (tcvt, vcvt and convert have rules; other ops have none).
 fn check_op(
     module: &Module,
     op: OpId,
@@ -101,8 +121,23 @@ fn check_op(
     match &data.kind {
         OpKind::Tcvt(t) => tcvt::check(module, op, t, profile_of(op), diags),
         OpKind::Vcvt(v) => vcvt::check(module, op, v, profile_of(op), diags),
+        OpKind::Catalog(c) if is_convert_row(c.row) => {
+            convert::check(module, op, profile_of(op), diags)
+        }
         _ => {}
     }
+}
+
+/// Whether catalog row `row` is `pto.convert` (its id, looked up once).
+pub fn is_convert_row(row: crate::front::catalog::RowId) -> bool {
+    static ID: std::sync::OnceLock<Option<crate::front::catalog::RowId>> =
+        std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        crate::front::catalog::rows()
+            .iter()
+            .position(|r| r.name == "pto.convert")
+            .and_then(|i| u16::try_from(i).ok())
+    }) == Some(row)
 }
 
 /// One run of ops of [`check_shared`]: its index and the diagnostics of its ops that have any.
