@@ -634,8 +634,13 @@ fn splice(doc: &str, section: &str) -> Option<String> {
 #[test]
 fn corpora_read_verify_and_agree_with_ptoas() {
     let Some(dir) = corpora_dir() else {
-        let msg = "corpora not found ($PTOC_CORPORA, <repo>/../shared/corpora, \
-                   /work/shared/corpora must hold ptoas_lit_e32488c9.tgz and pypto_corpus.tgz)";
+        let msg = format!(
+            "corpora not found: {} must hold {LIT_TGZ} and {PYPTO_TGZ}",
+            match std::env::var("PTOC_CORPORA") {
+                Ok(d) => format!("$PTOC_CORPORA ({d})"),
+                Err(_) => "<repo>/../shared/corpora or /work/shared/corpora".to_string(),
+            }
+        );
         assert!(std::env::var_os("CI").is_none(), "{msg}");
         println!("skipped: {msg}");
         return;
