@@ -36,7 +36,7 @@ use rayon::prelude::*;
 use ptoc::diag::{sort_by_position, Diagnostic};
 use ptoc::driver::{check_file, print_file, FileResult, Options, TargetChoice};
 use ptoc::front::InputFormat;
-use ptoc::target::Profile;
+use ptoc::target::{Profile, PtoLevel};
 
 const LIT_TGZ: &str = "ptoas_lit_e32488c9.tgz";
 const PYPTO_TGZ: &str = "pypto_corpus.tgz";
@@ -86,18 +86,11 @@ const CONVERSION_TABLE: &[(&str, Expect)] = &[
     ),
     (
         "pto/implicit_tmp_remaining_level3_invalid.pto",
-        Expect::KnownDifference(
-            "PTOAS at `--pto-level=level3` (PlanMemory skipped) requires a tmp for a \
-             non-saturating narrowing tcvt; ptoc has no pipeline levels and gives the a2a3 \
-             NATIVE conversion a meaning (note N0202). `--pto-level` is issue 22 item 3.",
-        ),
+        Expect::Rejected("E0211"),
     ),
     (
         "vpto/simt_lowlevel_convert_negative.pto",
-        Expect::KnownDifference(
-            "`pto.convert` is read as an opaque op: PTOAS's `verifyConvertControls` rules \
-             (f32 to integer needs `sat`) are not checked yet (issue 22 item 1).",
-        ),
+        Expect::Rejected("E0327"),
     ),
 ];
 
@@ -118,8 +111,8 @@ struct Entry {
     split: bool,
     /// A RUN line expects its tool to fail (`not ...`).
     negative: bool,
-    /// Known arch names of the `not` RUN lines.
-    not_archs: Vec<String>,
+    /// Known arch names of the `not` RUN lines, with the line's `--pto-level`.
+    not_archs: Vec<(String, PtoLevel)>,
     /// Code (not comments) uses pto.tcvt / pto.vcvt / pto.convert.
     conversion: bool,
     /// pypto manifest syntax `old`.
@@ -201,6 +194,17 @@ fn arch_in(line: &str) -> Option<&str> {
     None
 }
 
+/// The `--pto-level` of a RUN line (PTOAS's spelling), else the default level2.
+fn level_in(line: &str) -> PtoLevel {
+    if line.contains("--pto-level=level3") || line.contains("--pto-level level3") {
+        PtoLevel::Level3
+    } else if line.contains("--pto-level=level1") || line.contains("--pto-level level1") {
+        PtoLevel::Level1
+    } else {
+        PtoLevel::Level2
+    }
+}
+
 fn known_arch(a: &str) -> bool {
     matches!(a, "a2" | "a3" | "a2a3" | "a5" | "cpu")
 }
@@ -232,8 +236,9 @@ fn lit_entry(name: String, bytes: Vec<u8>) -> Entry {
         negative |= not;
         let a = arch_in(run).filter(|a| known_arch(a));
         if let (Some(a), true) = (a, not) {
-            if !not_archs.iter().any(|n| n == a) {
-                not_archs.push(a.to_string());
+            let level = level_in(run);
+            if !not_archs.iter().any(|(n, l)| n == a && *l == level) {
+                not_archs.push((a.to_string(), level));
             }
         }
         if arch.is_none() {
@@ -329,13 +334,14 @@ fn verify_label(file: &FileResult) -> String {
     label(&mut diags)
 }
 
-fn options(e: &Entry, target: TargetChoice, parse_only: bool) -> Options {
+fn options(e: &Entry, target: TargetChoice, parse_only: bool, pto_level: PtoLevel) -> Options {
     Options {
         target,
         split_input: e.split,
         format: InputFormat::Pto,
         parse_only,
         strict_ops: false,
+        pto_level,
     }
 }
 
@@ -350,7 +356,7 @@ fn run_one(e: &Entry) -> Outcome {
         slowest = slowest.max(start.elapsed());
     };
     let body = catch_unwind(AssertUnwindSafe(|| {
-        let parse = options(e, TargetChoice::Auto, true);
+        let parse = options(e, TargetChoice::Auto, true, PtoLevel::default());
         let mut printed = None;
         timed(&mut || match print_file(&check_file(&e.bytes, &parse)) {
             Ok(text) => {
@@ -366,12 +372,18 @@ fn run_one(e: &Entry) -> Outcome {
             });
         }
         timed(&mut || {
-            out.verify = verify_label(&check_file(&e.bytes, &options(e, e.target, false)));
+            out.verify = verify_label(&check_file(
+                &e.bytes,
+                &options(e, e.target, false, PtoLevel::default()),
+            ));
         });
         if e.conversion {
-            for a in &e.not_archs {
+            for (a, level) in &e.not_archs {
                 let p = Profile::from_target_arch(a).unwrap_or(Profile::Cpu);
-                let r = check_file(&e.bytes, &options(e, TargetChoice::Profile(p), false));
+                let r = check_file(
+                    &e.bytes,
+                    &options(e, TargetChoice::Profile(p), false, *level),
+                );
                 out.not_verify.push((a.clone(), verify_label(&r)));
             }
         }
