@@ -457,7 +457,7 @@ pub fn explanation(code: Code) -> Explanation {
             "Give the file that holds the conversions, or nothing is to be done.",
         ),
         TensixCpuSemantics => E(
-            "Tensix kernels reproduce the cpu profile's semantics bit for bit (docs/tensix.md §9): `ptoc lower` and `ptoc prove` verify and lower every module on the cpu profile, whatever its `pto.target_arch` says. When a module names another profile (a2a3, a5), its conversions may resolve differently there (forced or ignored rounding modes, saturation defaults); this note says that the cpu resolution is the one lowered.",
+            "Tensix kernels reproduce the cpu profile's semantics bit for bit (docs/design/tensix-lowering.md; the shared spec tensix.md §9): `ptoc lower` and `ptoc prove` verify and lower every module on the cpu profile, whatever its `pto.target_arch` says. When a module names another profile (a2a3, a5), its conversions may resolve differently there (forced or ignored rounding modes, saturation defaults); this note says that the cpu resolution is the one lowered.",
             "// ptoc lower --target tensix\nmodule attributes {pto.target_arch = \"a3\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xi32>) {\n    pto.tcvt ins(%a {rmode = #pto<round_mode TRUNC>} : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xi32>)\n    return\n  }\n}",
             "Nothing, if the cpu semantics are what the kernel should compute; otherwise check the conversion on the module's profile with `ptoc run` or `ptoc cast --target`.",
         ),
