@@ -190,20 +190,6 @@ pub fn render_resolve_diag(
     )
 }
 
-/// The runtime rounding of a vcvt rnd letter (semantics.md §6.1: R A F C Z O H).
-pub fn rounding_of_rnd(r: crate::ir::attrs::Rnd) -> Rounding {
-    use crate::ir::attrs::Rnd;
-    match r {
-        Rnd::R => Rounding::Rint,
-        Rnd::A => Rounding::Round,
-        Rnd::F => Rounding::Floor,
-        Rnd::C => Rounding::Ceil,
-        Rnd::Z => Rounding::Trunc,
-        Rnd::O => Rounding::Odd,
-        Rnd::H => Rounding::Hybrid,
-    }
-}
-
 /// The runtime placement of a vcvt part attribute.
 pub fn runtime_part(p: crate::ir::attrs::Part) -> pto_runtime::value::Part {
     use crate::ir::attrs::Part;

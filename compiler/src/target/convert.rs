@@ -256,7 +256,8 @@ pub fn unsupported_pair_message(src: Class, dst: Class) -> &'static str {
     }
 }
 
-/// The exact core's mode for a letter: r = RINT (ties to even), a = ROUND (ties away), f = FLOOR,
+/// The exact core's mode for a rounding letter (pto.convert's and pto.vcvt's `rnd`, the one
+/// mapping both use): r = RINT (ties to even), a = ROUND (ties away), f = FLOOR,
 /// c = CEIL, z = TRUNC, o = ODD, h = hybrid (not executable: `rounding-hybrid-unsupported`).
 pub fn rounding_of(l: Rnd) -> Rounding {
     match l {

@@ -37,7 +37,8 @@ use pto_runtime::value::Part;
 
 use super::builder::Builder;
 use super::{lower_combo, schedule, Combo, LowerError, TensixKernel};
-use crate::exec::spec::{rounding_of_rnd, runtime_part};
+use crate::exec::spec::runtime_part;
+use crate::target::convert::rounding_of as rounding_of_rnd;
 
 /// Lanes of a 2048-bit register of `elem` (storage bits).
 pub fn lanes_of(elem: ElemType) -> usize {
