@@ -11,15 +11,15 @@
 //!    `TokenStream` the parser uses), lexing + parsing (`front::parse_module`), and parse +
 //!    verify on the cpu profile (`driver::check_file`); time, MB/s, ns/op, and whether time
 //!    scales linearly with N.
-//! 2. Whole process, best of `PTOC_BENCH_RUNS` (default 3), for N in `PTOC_BENCH_PROCESS`
+//! 2. Whole process, `PTOC_BENCH_RUNS` (default 7) runs of each case in alternating order, for N in `PTOC_BENCH_PROCESS`
 //!    (default `100000,1000000`): the release `ptoc verify --target cpu` binary of this build on
-//!    the valid and the one-error file, with `--error-format human` and `json`; wall time, MB/s
-//!    and peak RSS (the child's `ru_maxrss` from `wait4`, which Linux starts at the parent's own
+//!    the valid and the one-error file, with `--error-format human` and `json`; the median wall
+//!    time with its min–max spread, median user and system time, MB/s and median peak RSS (the child's `ru_maxrss` from `wait4`, which Linux starts at the parent's own
 //!    peak: the benchmark prints that floor), and the cost of the one diagnostic
 //!    (one-error run against valid run, time and memory). With `PTOAS=/path/to/ptoas` set,
 //!    PTOAS runs on the one-error file (`ptoas FILE -o /dev/null`; its front end stops at the
 //!    error, its whole pipeline is quadratic on the valid file), alternating with ptoc, and the
-//!    ratio is printed. Files go to a fresh directory under the system temp dir, removed after.
+//!    ratio of the medians is printed with the median and spread of the per-pair ratios. Files go to a fresh directory under the system temp dir, removed after.
 //!
 //! Targets (docs/performance.md, issue 11 item 6): whole-process `ptoc verify` at least 20x
 //! PTOAS and at least 150 MB/s; peak RSS at most 2x the input and below PTOAS's at 1M ops; one
@@ -159,6 +159,7 @@ fn in_process(quick: bool) -> Result<(), String> {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
+        defaults: None,
     };
     let mut rows = Vec::new();
     for &n in sizes {
@@ -223,15 +224,18 @@ fn in_process(quick: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// One finished child: wall time, peak RSS in bytes, exit code.
+/// One finished child: wall, user and system time, peak RSS in bytes, exit code.
+#[derive(Clone, Copy)]
 struct Run {
     wall: Duration,
+    user: Duration,
+    sys: Duration,
     rss: u64,
     code: i32,
 }
 
 /// Runs `cmd` with its output discarded and measures it: `wait4` gives this child's own
-/// `ru_maxrss` (KiB on Linux).
+/// CPU times and `ru_maxrss` (KiB on Linux).
 fn measure(cmd: &mut Command) -> Result<Run, String> {
     let t = Instant::now();
     let child = cmd
@@ -254,8 +258,14 @@ fn measure(cmd: &mut Command) -> Result<Run, String> {
     } else {
         -1
     };
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
     Ok(Run {
         wall,
+        user: tv(usage.ru_utime),
+        sys: tv(usage.ru_stime),
         rss: u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
         code,
     })
@@ -271,24 +281,52 @@ fn own_peak() -> u64 {
     u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024
 }
 
-/// Best (lowest) wall time and peak RSS over runs.
-#[derive(Clone, Copy, Default)]
-struct Best {
-    wall: Option<Duration>,
-    rss: u64,
+/// The median of `xs` (mean of the middle two for an even count; NaN when empty).
+fn median(xs: &[f64]) -> f64 {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| !x.is_nan()).collect();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
 }
 
-impl Best {
+/// Every run of one case: medians and spread, never the best run alone (issue 22 item 6).
+#[derive(Clone, Default)]
+struct Samples {
+    runs: Vec<Run>,
+}
+
+impl Samples {
     fn add(&mut self, r: &Run) {
-        self.wall = Some(self.wall.map_or(r.wall, |w| w.min(r.wall)));
-        self.rss = if self.rss == 0 {
-            r.rss
-        } else {
-            self.rss.min(r.rss)
-        };
+        self.runs.push(*r);
     }
+    fn of(&self, f: impl Fn(&Run) -> f64) -> Vec<f64> {
+        self.runs.iter().map(f).collect()
+    }
+    fn wall(&self) -> Vec<f64> {
+        self.of(|r| r.wall.as_secs_f64())
+    }
+    /// Median wall time in seconds.
     fn secs(&self) -> f64 {
-        self.wall.map_or(f64::NAN, |w| w.as_secs_f64())
+        median(&self.wall())
+    }
+    /// Median peak RSS in bytes.
+    fn rss(&self) -> f64 {
+        median(&self.of(|r| r.rss as f64))
+    }
+    /// `median s (min–max), user u s + sys y s` for the report.
+    fn describe(&self) -> String {
+        let w = self.wall();
+        let lo = w.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = w.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        format!(
+            "{:.3} s ({lo:.3}–{hi:.3}), user {:.3} s + sys {:.3} s",
+            self.secs(),
+            median(&self.of(|r| r.user.as_secs_f64())),
+            median(&self.of(|r| r.sys.as_secs_f64())),
+        )
     }
 }
 
@@ -326,13 +364,13 @@ fn whole_process(quick: bool) -> Result<(), String> {
         std::env::var("PTOC_BENCH_RUNS")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(3)
+            .unwrap_or(7)
     };
     let ptoas = std::env::var_os("PTOAS").map(PathBuf::from);
     let dir = std::env::temp_dir().join(format!("ptoc-frontend-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     println!(
-        "whole process: {} (best of {runs} runs, alternating; load average {})",
+        "whole process: {} (medians of {runs} runs in alternating order, spread in brackets; load average {})",
         ptoc.display(),
         load_average()
     );
@@ -377,8 +415,8 @@ fn process_size(
         (&good, "json", 0),
         (&bad, "json", 1),
     ];
-    let mut bests = [Best::default(); 4];
-    let mut ptoas_best = Best::default();
+    let mut samples: [Samples; 4] = Default::default();
+    let mut ptoas_runs = Samples::default();
     for _ in 0..runs {
         for (i, &(file, format, want)) in cases.iter().enumerate() {
             let r = measure(&mut ptoc_cmd(ptoc, file, format))?;
@@ -389,44 +427,44 @@ fn process_size(
                     r.code
                 ));
             }
-            bests[i].add(&r);
+            samples[i].add(&r);
         }
         if let Some(p) = ptoas {
             let mut c = Command::new(p);
             c.arg(&bad).args(["-o", "/dev/null"]);
-            ptoas_best.add(&measure(&mut c)?);
+            ptoas_runs.add(&measure(&mut c)?);
         }
     }
     let mb = size as f64 / 1e6;
     println!("  N={n} ops, {mb:.1} MB:");
     for (i, &(file, format, _)) in cases.iter().enumerate() {
-        let b = bests[i];
+        let b = &samples[i];
         let name = if file == &good { "valid" } else { "one error" };
         println!(
-            "    ptoc verify {format:<5} {name:<9} {:>7.3} s {:>7.1} MB/s  peak {:>7.1} MB ({:.2}x input)",
-            b.secs(),
+            "    ptoc verify {format:<5} {name:<9} {} {:>7.1} MB/s  peak {:>7.1} MB ({:.2}x input)",
+            b.describe(),
             mb / b.secs(),
-            b.rss as f64 / 1e6,
-            b.rss as f64 / size as f64,
+            b.rss() / 1e6,
+            b.rss() / size as f64,
         );
     }
     if quick {
         return Ok(());
     }
-    let valid = bests[0];
+    let valid = &samples[0];
     let speed = mb / valid.secs();
     println!(
         "    target >= {TARGET_MBPS} MB/s end to end: {speed:.0} MB/s, {}",
         verdict(speed >= TARGET_MBPS)
     );
-    let mem = valid.rss as f64 / size as f64;
+    let mem = valid.rss() / size as f64;
     println!(
         "    target peak <= {TARGET_MEM_RATIO}x input: {mem:.2}x, {}",
         verdict(mem <= TARGET_MEM_RATIO)
     );
     for (format, v, b) in [("human", 0, 1), ("json", 2, 3)] {
-        let dt = bests[b].secs() / bests[v].secs() - 1.0;
-        let dm = bests[b].rss as f64 / bests[v].rss as f64 - 1.0;
+        let dt = samples[b].secs() / samples[v].secs() - 1.0;
+        let dm = samples[b].rss() / samples[v].rss() - 1.0;
         println!(
             "    one diagnostic ({format}): {:+.1}% time, {:+.1}% memory; target < {:.0}%: {}",
             dt * 100.0,
@@ -436,17 +474,31 @@ fn process_size(
         );
     }
     if ptoas.is_some() {
-        // As the issue measures: ptoc on the valid file against PTOAS's front end.
-        let ratio = ptoas_best.secs() / bests[0].secs();
-        let same_file = ptoas_best.secs() / bests[1].secs();
+        // As the issue measures: ptoc on the valid file against PTOAS's front end, run in
+        // alternating pairs; the ratio of the medians, and the median and spread of the
+        // per-pair ratios (each pair ran under the same load).
+        let ratio = ptoas_runs.secs() / samples[0].secs();
+        let pairs: Vec<f64> = ptoas_runs
+            .wall()
+            .iter()
+            .zip(samples[0].wall())
+            .map(|(p, c)| p / c)
+            .collect();
+        let lo = pairs.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = pairs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         println!(
-            "    PTOAS on the one-error file: {:.3} s, peak {:.1} MB; ptoc verify (valid, human) is \
-             {ratio:.1}x faster ({same_file:.1}x on the same one-error file), target >= \
-             {TARGET_VS_PTOAS}x: {}; ptoc's peak memory (valid) {}",
-            ptoas_best.secs(),
-            ptoas_best.rss as f64 / 1e6,
+            "    PTOAS on the one-error file: {}, peak {:.1} MB",
+            ptoas_runs.describe(),
+            ptoas_runs.rss() / 1e6
+        );
+        println!(
+            "    ptoc verify (valid, human) vs PTOAS: {ratio:.1}x on medians; per pair median {:.1}x \
+             ({lo:.1}–{hi:.1}x, {} pairs); target >= {TARGET_VS_PTOAS}x on the median: {}; ptoc's \
+             peak memory (valid) {}",
+            median(&pairs),
+            pairs.len(),
             verdict(ratio >= TARGET_VS_PTOAS),
-            if bests[0].rss < ptoas_best.rss {
+            if samples[0].rss() < ptoas_runs.rss() {
                 "below PTOAS's"
             } else {
                 "NOT below PTOAS's"

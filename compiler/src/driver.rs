@@ -58,6 +58,10 @@ pub struct Options {
     /// `--pto-level` (PTOAS's build level): at level3 memory planning is skipped and implicit
     /// tcvt tmps must be written (E0211, `verify::rules::check_plan_memory_skipped`).
     pub pto_level: crate::target::PtoLevel,
+    /// `--defaults`: the toolchain whose defaults an omitted `satmode` / `rmode = NONE` take.
+    /// `None` (no choice): pto-isa's, and a tcvt whose result depends on the choice gets W0208
+    /// (`verify::rules::check_toolchain_defaults`).
+    pub defaults: Option<crate::target::toolchain::Toolchain>,
 }
 
 /// Verification of one chunk against one profile.
@@ -543,6 +547,20 @@ fn check_chunk(
                 })
                 .collect(),
         };
+        if opts.defaults.is_none() {
+            for r in &mut result.verified {
+                let profile = r.profile;
+                let profile_of = |op| match opts.target {
+                    TargetChoice::Auto => profile_of_op(TargetChoice::Auto, module, op),
+                    _ => profile,
+                };
+                crate::verify::rules::check_toolchain_defaults(
+                    module,
+                    &profile_of,
+                    &mut r.diagnostics,
+                );
+            }
+        }
         if !opts.pto_level.plans_memory() {
             for r in &mut result.verified {
                 let profile = r.profile;
@@ -731,6 +749,7 @@ mod tests {
             parse_only: false,
             strict_ops: false,
             pto_level: Default::default(),
+            defaults: None,
         };
         for input in [
             &b"module {}\n// -----\nmodule { %x = }\n"[..],
@@ -767,6 +786,7 @@ mod tests {
                 parse_only: false,
                 strict_ops: false,
                 pto_level: Default::default(),
+                defaults: None,
             },
         );
         assert!(r.chunks.is_empty());

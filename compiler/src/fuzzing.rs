@@ -368,6 +368,7 @@ pub fn exercise(input: &[u8]) -> Outcome {
                 parse_only: false,
                 strict_ops: split,
                 pto_level: Default::default(),
+                defaults: None,
             };
             let file = check_file(input, &opts);
             let _ = match_directives(&file);

@@ -63,6 +63,8 @@ fn produced(code: Code, example: &str) -> Vec<(Code, String)> {
         } else {
             Default::default()
         },
+        // W0208 exists only when no toolchain was chosen.
+        defaults: None,
     };
     if code.as_str()[1..].starts_with("07") {
         let lowered = ptoc::lower::tensix::lower_file(

@@ -344,6 +344,7 @@ fn options(e: &Entry, target: TargetChoice, parse_only: bool, pto_level: PtoLeve
         parse_only,
         strict_ops: false,
         pto_level,
+        defaults: None,
     }
 }
 

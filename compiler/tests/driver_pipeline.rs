@@ -14,6 +14,7 @@ fn opts(target: TargetChoice, split: bool) -> Options {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
+        defaults: None,
     }
 }
 
@@ -34,6 +35,7 @@ fn strict(target: TargetChoice, split: bool) -> Options {
     Options {
         strict_ops: true,
         pto_level: Default::default(),
+        defaults: None,
         ..opts(target, split)
     }
 }

@@ -89,6 +89,7 @@ fn time(input: &[u8]) -> Duration {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
+        defaults: None,
     };
     (0..5)
         .map(|_| {
@@ -160,6 +161,7 @@ fn render_time(input: &[u8], n: usize) -> (Duration, Duration) {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
+        defaults: None,
     };
     let file = check_file(input, &opts);
     let diags: Vec<_> = file
@@ -215,6 +217,7 @@ fn hostile_inputs_get_small_diagnostics() {
                 parse_only: false,
                 strict_ops,
                 pto_level: Default::default(),
+                defaults: None,
             };
             let file = check_file(&input, &opts);
             let diags: Vec<_> = file

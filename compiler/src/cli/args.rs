@@ -80,6 +80,10 @@ pub struct VerifyArgs {
     /// non-saturating narrowing a2a3 tcvt must carry its tmp (E0211).
     #[arg(long, value_enum, ignore_case = true)]
     pub pto_level: Option<PtoLevelArg>,
+    /// Toolchain whose defaults an omitted satmode / rmode NONE take; without it, a tcvt whose
+    /// result depends on that choice is warned about (W0208).
+    #[arg(long, value_enum)]
+    pub defaults: Option<DefaultsArg>,
     /// How diagnostics are written.
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,

@@ -42,7 +42,7 @@ use crate::lower::tensix::docs::{cycles_per_row, macro_cycles_per_row};
 use crate::lower::tensix::emit;
 use crate::lower::tensix::header::kernel_of_listing;
 use crate::lower::tensix::prove::{self, ProofOptions, ProofReport};
-use crate::lower::tensix::{lower_file_as, LoweredFile, TensixKernel};
+use crate::lower::tensix::{lower_file_as, LowerOptions, LoweredFile, TensixKernel};
 use pto_runtime::tensix::io::Abi;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -119,6 +119,10 @@ pub struct LowerArgs {
     #[arg(long, value_enum)]
     pub abi: Option<AbiArg>,
     /// How diagnostics are written.
+    /// Toolchain whose defaults an omitted satmode / rmode NONE take (default pto-isa, with
+    /// W0208 where the choice changes a result).
+    #[arg(long, value_enum)]
+    pub defaults: Option<super::args::DefaultsArg>,
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,
     /// Split the input on `// -----` lines.
@@ -161,6 +165,10 @@ pub struct ProveArgs {
     #[arg(long, value_enum, default_value_t = AbiArg::Raw)]
     pub abi: AbiArg,
     /// How diagnostics and results are written.
+    /// Toolchain whose defaults an omitted satmode / rmode NONE take (default pto-isa, with
+    /// W0208 where the choice changes a result).
+    #[arg(long, value_enum)]
+    pub defaults: Option<super::args::DefaultsArg>,
     #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
     pub error_format: ErrorFormat,
     /// Split the input on `// -----` lines.
@@ -220,12 +228,15 @@ pub fn run_lower(args: &LowerArgs, io: &mut Io<'_>) -> u8 {
     );
     let file = lower_file_as(
         &bytes,
-        input_format(args.input_format, &args.file),
         arch,
-        args.split_input_file,
-        true,
-        args.nan == NanArg::Any,
-        abi,
+        &LowerOptions {
+            format: input_format(args.input_format, &args.file),
+            split_input: args.split_input_file,
+            self_check: true,
+            nan_any: args.nan == NanArg::Any,
+            abi,
+            defaults: args.defaults.map(|d| d.toolchain()),
+        },
     );
     if !file.diagnostics.is_empty() {
         report_diags(&file.diagnostics, &name, &text, args.error_format, io);
@@ -421,12 +432,15 @@ pub fn run_prove(args: &ProveArgs, io: &mut Io<'_>) -> u8 {
         let arch = args.arch.map_or(Arch::Bh, arch_of);
         let file = lower_file_as(
             &bytes,
-            input_format(args.input_format, &args.file),
             arch,
-            args.split_input_file,
-            false,
-            args.nan == NanArg::Any,
-            args.abi.abi(),
+            &LowerOptions {
+                format: input_format(args.input_format, &args.file),
+                split_input: args.split_input_file,
+                self_check: false,
+                nan_any: args.nan == NanArg::Any,
+                abi: args.abi.abi(),
+                defaults: args.defaults.map(|d| d.toolchain()),
+            },
         );
         if !file.diagnostics.is_empty() {
             report_diags(&file.diagnostics, &name, &text, args.error_format, io);

@@ -150,6 +150,7 @@ fn fmt_cmd(a: &args::FmtArgs, io: &mut Io<'_>) -> u8 {
         parse_only: true,
         strict_ops: a.strict_ops,
         pto_level: Default::default(),
+        defaults: None,
     };
     let (file, undecodable) = check_input(input, &opts);
     let code = match driver::print_file(&file) {

@@ -23,6 +23,9 @@
 //! - `--target all` runs every profile whose verification accepts the file and reports, per
 //!   output, the elements whose bits differ between profiles (position, the source element the
 //!   producing conversion read, every profile's output in hex and exact decimal).
+//! - `--defaults` fixes what an omitted satmode / `rmode = NONE` means (`target::toolchain`).
+//! - On a terminal, tcvts over millions of elements draw a progress bar on stderr
+//!   (`exec::progress`); pipes and logs never see it.
 
 mod bind;
 mod report;
@@ -38,6 +41,7 @@ use super::{read_input, Io, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::diag::render::{render_human, render_json};
 use crate::diag::{Diagnostic, Severity};
 use crate::driver::{self, LineIndex, Options, TargetChoice};
+use crate::exec::progress::Progress;
 use crate::interp::{self, InterpError, Interpreter, Param, ParamKind, Produced, RunResult};
 use crate::ir::{Module, OpKind};
 use crate::target::Profile;
@@ -64,7 +68,8 @@ pub struct RunArgs {
     /// PTOAS's spelling of the same flag.
     #[arg(long, value_enum, alias = "pto-arch")]
     pub target: Option<TargetArg>,
-    /// Toolchain whose defaults an omitted satmode / rmode NONE take (default pto-isa).
+    /// Toolchain whose defaults an omitted satmode / rmode NONE take (default pto-isa, with
+    /// W0208 where the choice changes a result).
     #[arg(long, value_enum)]
     pub defaults: Option<super::args::DefaultsArg>,
     /// Input syntax; default: by extension (.ptoasm → ptoasm), else pto.
@@ -97,6 +102,7 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
+        defaults: a.defaults.map(|d| d.toolchain()),
     };
     let file = driver::check_file(&bytes, &opts);
     let shown = display_text(&file, &bytes);
@@ -205,9 +211,14 @@ pub fn run(a: &RunArgs, io: &mut Io<'_>) -> u8 {
             summary.push_str(text);
             continue;
         }
+        // A bar on stderr (a terminal only) once the tiles converted hold millions of elements.
+        let bar = Progress::for_elements(tcvt_elements(module), &format!("{profile}: converting"));
+        let tick = |n: u64| bar.inc(n);
         let res = Interpreter::new(module, func, run_on(profile))
             .with_defaults(a.defaults.map(|d| d.toolchain()).unwrap_or_default())
+            .with_progress(&tick)
             .run(values.clone());
+        bar.finish();
         let result = match res {
             Ok(r) => r,
             Err(e) => {
@@ -457,4 +468,21 @@ fn differences(
 /// An interpreter error as a diagnostic with its code and span.
 fn diagnostic(e: &InterpError) -> Diagnostic {
     Diagnostic::new(e.code(), e.kind.clone(), e.span).with_severity(e.severity())
+}
+
+/// The number of elements the module's tcvts convert, by their source tile types (each op once:
+/// the progress bar's total; an op in a loop runs past it, which the bar tolerates).
+fn tcvt_elements(module: &Module) -> u64 {
+    use crate::ir::types::Type;
+    module
+        .walk()
+        .into_iter()
+        .filter(|&op| matches!(module.op(op).kind, OpKind::Tcvt(_)))
+        .filter_map(|op| module.op(op).operands.first().copied())
+        .map(|v| match module.value_type(v) {
+            Type::TileBuf(t) => t.rows.saturating_mul(t.cols),
+            Type::Tile(t) => t.rows.saturating_mul(t.cols),
+            _ => 0,
+        })
+        .fold(0, u64::saturating_add)
 }

@@ -36,6 +36,7 @@ pub(super) fn run(a: &VerifyArgs, io: &mut Io<'_>) -> u8 {
         parse_only: false,
         strict_ops: a.strict_ops,
         pto_level: a.pto_level.map(|l| l.level()).unwrap_or_default(),
+        defaults: a.defaults.map(|d| d.toolchain()),
     };
     // The text moves into `file.text` (read once, or mapped): a large input is held once.
     let (file, undecodable) = check_input(input, &opts);
@@ -96,12 +97,13 @@ fn lower_check(a: &VerifyArgs, file: &FileResult) -> Option<Vec<Diagnostic>> {
     a.lower_check?;
     let lowered = crate::lower::tensix::lower_file_as(
         file.text.as_bytes(),
-        args::input_format(a.input_format, &a.file),
         pto_runtime::tensix::isa::Arch::Bh,
-        a.split_input_file,
-        false,
-        false,
-        pto_runtime::tensix::io::Abi::Raw,
+        &crate::lower::tensix::LowerOptions {
+            format: args::input_format(a.input_format, &a.file),
+            split_input: a.split_input_file,
+            defaults: a.defaults.map(|d| d.toolchain()),
+            ..Default::default()
+        },
     );
     Some(
         lowered

@@ -87,6 +87,7 @@ codes! {
     TcvtTmpIgnored = ("W0205", "tcvt-tmp-ignored", Warning, "cpu: the tmp operand has no effect");
     TcvtLocNotVec = ("W0206", "tcvt-loc-not-vec", Warning, "a tcvt src or dst is not in loc=vec");
     UnknownTargetArch = ("W0207", "unknown-target-arch", Warning, "pto.target_arch names no known profile; the CLI target, else cpu, is used");
+    TcvtDefaultDependent = ("W0208", "tcvt-default-dependent", Warning, "the tcvt omits satmode or uses rmode NONE, and toolchains (pto-isa, PTOAS 0.61, PTOAS 0.63) give different results for it");
     TcvtTmpUnused = ("N0201", "tcvt-tmp-unused", Note, "the tmp operand is not used by this pair, saturation and profile");
     TcvtTmpSuggested = ("N0202", "tcvt-tmp-suggested", Note, "a2a3 TORCH3 pair with sat OFF and no tmp: the native path is used");
     TcvtTmpBoundDynamic = ("N0203", "tcvt-tmp-bound-dynamic", Note, "dynamic valid shape: tmp capacity is checked against the worst case");

@@ -154,6 +154,11 @@ pub fn explanation(code: Code) -> Explanation {
             "module attributes {pto.target_arch = 5} {\n}",
             "Write the arch as a string (`\"a5\"`), or remove the attribute (cpu is the default).",
         ),
+        TcvtDefaultDependent => E(
+            "The same PTO text is lowered by toolchains that disagree on what an omitted `satmode` and `rmode = NONE` mean: pto-isa's C++ API (ptoc's default) takes the per-pair defaults of semantics.md §3.2/§3.4; PTOAS up to v0.61 emits sat OFF and maps NONE to RINT; PTOAS v0.63 emits sat ON (docs/semantics.md, \"Toolchain defaults\"). When the op leaves one of them open and the choice changes a result, ptoc warns once per op with the first input it found and each toolchain's result for it. No warning where every choice gives the same result, or when `--defaults` names the toolchain.",
+            "// ptoc verify --target a5: 1e6 saturates to 65504 under pto-isa's default (sat ON on a5) and overflows to +Inf under PTOAS 0.61's sat OFF\nmodule attributes {pto.target_arch = \"a5\"} {\n  func.func @f(%a: !pto.tile_buf<vec, 8x8xf32>, %b: !pto.tile_buf<vec, 8x8xf16>) {\n    pto.tcvt ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf16>)\n    return\n  }\n}",
+            "Write `satmode` and an explicit rounding mode on the op, or choose the toolchain whose behaviour you rely on with `--defaults pto-isa|ptoas-0.61|ptoas-0.63` (verify, cast, run, lower, prove).",
+        ),
         UnknownTargetArch => E(
             "`pto.target_arch` names no profile ptoc knows. As PTOAS does, ptoc falls back instead of failing: the profile used is the `--target` given on the command line, else cpu; the warning names it. The value is printed back as written.",
             "module attributes {pto.target_arch = \"a7\"} {\n}",

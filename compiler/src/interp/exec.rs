@@ -26,6 +26,8 @@ pub(super) struct Machine<'m> {
     module: &'m Module,
     profile: Profile,
     toolchain: crate::target::toolchain::Toolchain,
+    /// Called with the number of elements each tcvt row converted (`ptoc run`'s progress bar).
+    progress: Option<&'m dyn Fn(u64)>,
     env: Vec<Option<Value>>,
     origins: HashMap<ValueId, Origin>,
     written: HashSet<ValueId>,
@@ -49,10 +51,15 @@ impl<'m> Machine<'m> {
             module,
             profile,
             toolchain,
+            progress: None,
             env: vec![None; module.values.len()],
             origins: HashMap::new(),
             written: HashSet::new(),
         }
+    }
+
+    pub(super) fn set_progress(&mut self, progress: Option<&'m dyn Fn(u64)>) {
+        self.progress = progress;
     }
 
     pub(super) fn bind(&mut self, v: ValueId, value: Value) {
@@ -497,7 +504,13 @@ impl<'m> Machine<'m> {
             }
         }
         let conv = self.converter(op, spec, "pto.tcvt")?;
-        let stats = value::tcvt(&src, &mut dst, &conv).map_err(|e| self.value_err(op, e))?;
+        let progress = self.progress;
+        let stats = value::tcvt_reporting(&src, &mut dst, &conv, &mut |n| {
+            if let Some(p) = progress {
+                p(n)
+            }
+        })
+        .map_err(|e| self.value_err(op, e))?;
         let origin = Origin {
             op,
             src: Value::Tile(src),

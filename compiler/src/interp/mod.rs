@@ -91,6 +91,17 @@ pub struct Interpreter<'m> {
     func: OpId,
     profile: Profile,
     toolchain: crate::target::toolchain::Toolchain,
+    progress: Option<OnRows<'m>>,
+}
+
+/// A progress callback ([`Interpreter::with_progress`]); shown as `OnRows` by `Debug`.
+#[derive(Clone, Copy)]
+struct OnRows<'m>(&'m dyn Fn(u64));
+
+impl std::fmt::Debug for OnRows<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnRows")
+    }
 }
 
 /// The first function op of `module` named `name` (the text after `@`), in textual order,
@@ -121,6 +132,7 @@ impl<'m> Interpreter<'m> {
             func,
             profile,
             toolchain: Default::default(),
+            progress: None,
         }
     }
 
@@ -128,6 +140,13 @@ impl<'m> Interpreter<'m> {
     /// (`--defaults`; pto-isa's when not called).
     pub fn with_defaults(mut self, toolchain: crate::target::toolchain::Toolchain) -> Self {
         self.toolchain = toolchain;
+        self
+    }
+
+    /// Calls `progress(n)` as tcvts convert, with the number of elements of each row (a
+    /// progress bar for large tiles); results do not depend on it.
+    pub fn with_progress(mut self, progress: &'m dyn Fn(u64)) -> Self {
+        self.progress = Some(OnRows(progress));
         self
     }
 
@@ -207,6 +226,7 @@ impl<'m> Interpreter<'m> {
             ));
         }
         let mut machine = exec::Machine::new(self.module, self.profile, self.toolchain);
+        machine.set_progress(self.progress.map(|p| p.0));
         for (p, a) in params.iter().zip(args) {
             machine.bind(p.value, a);
         }

@@ -72,7 +72,10 @@ into hif8 always ROUND, on every profile), `W0202 tcvt-odd-unsupported` (ODD fal
 
 The same PTO text is lowered by toolchains that disagree on what an omitted `satmode` and an explicit
 `rmode = NONE` mean. ptoc follows pto-isa's C++ API (the table above) unless `--defaults` names another
-(`ptoc cast` and `ptoc run`; an omitted `rmode` is RINT everywhere, the attribute's default):
+(`ptoc verify`, `cast`, `run`, `lower` and `prove`; an omitted `rmode` is RINT everywhere, the attribute's default).
+Without `--defaults`, a tcvt that leaves one of them open on a pair where the toolchains give different
+results gets warning `W0208 tcvt-default-dependent`, once per op, with the first input the interpreter
+found and each toolchain's result for it; no warning where every choice agrees on every input:
 
 {{TOOLCHAINS}}
 

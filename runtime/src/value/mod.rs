@@ -18,7 +18,7 @@ mod tile;
 mod vreg;
 
 pub use mask::{Granularity, Mask, MASK_BYTES};
-pub use tile::{tcvt, PackedDim, Tile, MAX_TILE_BYTES};
+pub use tile::{tcvt, tcvt_reporting, PackedDim, Tile, MAX_TILE_BYTES};
 pub use vreg::{vcvt, vor, Part, VReg, VREG_BITS, VREG_BYTES};
 
 use crate::elem::ElemType;

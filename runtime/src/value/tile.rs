@@ -227,6 +227,17 @@ impl Tile {
 /// outside it, including the other nibble of a packed byte, is left unchanged. `src` is read
 /// through a shared borrow, so a caller converting a tile into itself passes a snapshot.
 pub fn tcvt(src: &Tile, dst: &mut Tile, conv: &Converter) -> Result<ConvStats, ValueError> {
+    tcvt_reporting(src, dst, conv, &mut |_| {})
+}
+
+/// [`tcvt`], calling `done(n)` after each row with the number of elements it converted (a
+/// progress bar for large tiles; the result does not depend on it).
+pub fn tcvt_reporting(
+    src: &Tile,
+    dst: &mut Tile,
+    conv: &Converter,
+    done: &mut dyn FnMut(u64),
+) -> Result<ConvStats, ValueError> {
     let spec = conv.spec();
     if src.elem != spec.src {
         return Err(ValueError::ElemMismatch {
@@ -259,6 +270,7 @@ pub fn tcvt(src: &Tile, dst: &mut Tile, conv: &Converter) -> Result<ConvStats, V
             dst.set(i, j, out);
             stats.record(outcome);
         }
+        done(dc);
     }
     Ok(stats)
 }
@@ -386,8 +398,15 @@ mod tests {
         let mut dst =
             Tile::from_storage(ElemType::I16, 2, 3, 2, 2, PackedDim::Cols, vec![0xAA; 12])
                 .unwrap_or_else(|e| panic!("{e}"));
-        let stats = tcvt(&src, &mut dst, &conv).unwrap_or_else(|e| panic!("{e}"));
+        let mut rows = Vec::new();
+        let stats = tcvt_reporting(&src, &mut dst, &conv, &mut |n| rows.push(n))
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stats.converted, 4);
+        assert_eq!(
+            rows,
+            [2, 2],
+            "one report per valid row, of its valid columns"
+        );
         assert_eq!(
             dst.storage(),
             &[1, 0, 0xFF, 0xFF, 0xAA, 0xAA, 4, 0, 0x80, 0xFF, 0xAA, 0xAA]

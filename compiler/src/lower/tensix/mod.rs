@@ -428,32 +428,61 @@ pub fn lower_file(
     self_check: bool,
     nan_any: bool,
 ) -> LoweredFile {
-    let format = crate::front::InputFormat::Pto;
     lower_file_as(
         bytes,
-        format,
         arch,
-        split_input,
-        self_check,
-        nan_any,
-        Abi::Raw,
+        &LowerOptions {
+            split_input,
+            self_check,
+            nan_any,
+            ..LowerOptions::default()
+        },
     )
 }
 
-/// [`lower_file`] of input in `format` (`.pto` text, or `.ptoasm` assembly: syntax.md §6.2),
-/// every tcvt kernel built for the I/O contract `abi` (vcvt programs keep ptoc's raw register
-/// images).
-pub fn lower_file_as(
-    bytes: &[u8],
-    format: crate::front::InputFormat,
-    arch: Arch,
-    split_input: bool,
-    self_check: bool,
-    nan_any: bool,
-    abi: Abi,
-) -> LoweredFile {
+/// How a file is lowered: everything but the bytes and the arch.
+#[derive(Debug, Clone, Copy)]
+pub struct LowerOptions {
+    /// `.pto` text, or `.ptoasm` assembly (syntax.md §6.2).
+    pub format: crate::front::InputFormat,
+    /// `--split-input-file`.
+    pub split_input: bool,
+    /// Prove each kernel on the §9 edge list before handing it out.
+    pub self_check: bool,
+    /// `--nan=any`: the relaxed variant where a rule has one.
+    pub nan_any: bool,
+    /// The I/O contract every tcvt kernel is built for (vcvt programs keep ptoc's raw images).
+    pub abi: Abi,
+    /// `--defaults`: the toolchain whose defaults an omitted `satmode` / `rmode = NONE` take;
+    /// `None`: pto-isa's, with W0208 where the choice changes a result.
+    pub defaults: Option<crate::target::toolchain::Toolchain>,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions {
+            format: crate::front::InputFormat::Pto,
+            split_input: false,
+            self_check: false,
+            nan_any: false,
+            abi: Abi::Raw,
+            defaults: None,
+        }
+    }
+}
+
+/// [`lower_file`] with every option (`LowerOptions`).
+pub fn lower_file_as(bytes: &[u8], arch: Arch, o: &LowerOptions) -> LoweredFile {
     use crate::diag::{Code, Diagnostic};
     use crate::driver::{check_file, Options, TargetChoice};
+    let LowerOptions {
+        format,
+        split_input,
+        self_check,
+        nan_any,
+        abi,
+        defaults,
+    } = *o;
     let opts = Options {
         target: TargetChoice::Profile(crate::target::Profile::Cpu),
         split_input,
@@ -461,6 +490,7 @@ pub fn lower_file_as(
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
+        defaults,
     };
     let file = check_file(bytes, &opts);
     let mut out = LoweredFile::default();
@@ -474,7 +504,7 @@ pub fn lower_file_as(
         let (false, Some(module)) = (chunk_failed, &chunk.module) else {
             continue;
         };
-        let mut combos: Vec<_> = combos_of_module(module)
+        let mut combos: Vec<_> = combos_of_module(module, defaults.unwrap_or_default())
             .into_iter()
             .map(|(op, c)| (op, c.and_then(|c| lower_combo_for(c, arch, nan_any, abi))))
             .collect();
@@ -569,9 +599,11 @@ pub fn self_check_kernel(k: &TensixKernel) -> Result<(), LowerError> {
 }
 
 /// The combinations of the `pto.tcvt` ops of a verified module, resolved on the cpu profile,
-/// with the op they come from (duplicates kept: each op is lowered).
+/// with the op they come from (duplicates kept: each op is lowered). What the op leaves to the
+/// toolchain (omitted `satmode`, `rmode = NONE`) takes `toolchain`'s defaults.
 pub fn combos_of_module(
     module: &crate::ir::Module,
+    toolchain: crate::target::toolchain::Toolchain,
 ) -> Vec<(crate::ir::OpId, Result<Combo, LowerError>)> {
     use crate::ir::types::Type;
     use crate::ir::OpKind;
@@ -599,18 +631,25 @@ pub fn combos_of_module(
             continue;
         };
         let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
-        let res =
-            crate::exec::spec::conv_spec(Profile::Cpu, src, dst, t.rmode, sat_attr, t.has_tmp)
-                .map(|(spec, _)| Combo {
-                    src: spec.src,
-                    dst: spec.dst,
-                    rounding: spec.rounding,
-                    sat: spec.sat,
-                })
-                .map_err(|e| LowerError::Unsupported {
-                    combo: format!("{} -> {}", src.ir_name(), dst.ir_name()),
-                    reason: e.to_string(),
-                });
+        let res = crate::exec::defaults::conv_spec_for(
+            toolchain,
+            Profile::Cpu,
+            src,
+            dst,
+            t.rmode,
+            sat_attr,
+            t.has_tmp,
+        )
+        .map(|(spec, _)| Combo {
+            src: spec.src,
+            dst: spec.dst,
+            rounding: spec.rounding,
+            sat: spec.sat,
+        })
+        .map_err(|e| LowerError::Unsupported {
+            combo: format!("{} -> {}", src.ir_name(), dst.ir_name()),
+            reason: e.to_string(),
+        });
         out.push((op, res));
     }
     out

@@ -88,6 +88,16 @@ pub enum RuleError {
         "tcvt from {src} to {dst} with satmode OFF and no tmp uses the native conversion on a2a3; a tmp operand selects the PyTorch-compatible path"
     )]
     TcvtTmpSuggested { src: String, dst: String },
+    #[error("tcvt from {src} to {dst} on {profile} leaves {omitted} to the toolchain, and toolchains disagree: {witness}; choose with --defaults pto-isa|ptoas-0.61|ptoas-0.63")]
+    TcvtDefaultDependent {
+        src: &'static str,
+        dst: &'static str,
+        profile: &'static str,
+        omitted: &'static str,
+        /// Formatted once per distinct (profile, pair, modes) and shared by every op with it:
+        /// a kernel of 100k such ops stays cheap.
+        witness: std::sync::Arc<str>,
+    },
     /// PTOAS's wording, then ptoc's detail (E0211).
     #[error("requires explicit tmp for non-saturating narrowing tcvt when PlanMemory is skipped (--pto-level=level3; tcvt from {src} to {dst} with satmode OFF on a2a3)")]
     TcvtTmpRequired { src: String, dst: String },
@@ -253,6 +263,7 @@ impl RuleError {
             TcvtTmpUnused { .. } => Code::TcvtTmpUnused,
             TcvtTmpSuggested { .. } => Code::TcvtTmpSuggested,
             TcvtTmpRequired { .. } => Code::TcvtTmpRequired,
+            TcvtDefaultDependent { .. } => Code::TcvtDefaultDependent,
             TcvtTmpNotVec { .. } => Code::TcvtTmpNotVec,
             TcvtTmpTooSmall { .. } => Code::TcvtTmpTooSmall,
             TcvtTmpBoundDynamic { .. } => Code::TcvtTmpBoundDynamic,

@@ -68,7 +68,7 @@ mod convert;
 pub mod error;
 pub use convert::{controls as convert_controls, Controls as ConvertControls};
 mod tcvt;
-pub use tcvt::check_plan_memory_skipped;
+pub use tcvt::{check_plan_memory_skipped, check_toolchain_defaults};
 mod vcvt;
 
 use crate::diag::{Diagnostic, Span};

@@ -427,7 +427,6 @@ impl Logical {
     }
 }
 
-/// An `alloc_tile` result carrying `pto.view_semantics = "subview"` (shape check exception).
 /// `--pto-level=level3` (PTOAS skips memory planning): every tcvt of `m` without a tmp that
 /// PTOAS would give an implicit one ([`needs_explicit_tmp_at_level3`] on its profile) is
 /// `tcvt-tmp-required` (E0211) at the op, in PTOAS's words. Ops whose pair the profile does not
@@ -438,38 +437,13 @@ pub fn check_plan_memory_skipped(
     skip: &crate::verify::structure::TaintedOps,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let elem_of = |ty: Option<TypeId>| -> Option<ElemType> {
-        type_get(m, ty?)?.as_tile()?.elem.conversion_elem()
-    };
     for op in m.walk() {
-        let Some(data) = m.ops.get(op.0 as usize) else {
-            continue;
-        };
-        let OpKind::Tcvt(t) = &data.kind else {
+        let Some((t, s, d)) = tcvt_elems(m, op) else {
             continue;
         };
         if skip.contains(&op) || t.tmp_index().is_some() {
             continue;
         }
-        let operand_ty = |i: usize| -> Option<TypeId> {
-            let v = *data.operands.get(i)?;
-            data.operand_types
-                .get(i)
-                .copied()
-                .flatten()
-                .or_else(|| m.values.get(v.0 as usize).map(|d| d.ty))
-        };
-        let dst_ty = match t.dst_index() {
-            Some(i) => operand_ty(i),
-            None => data
-                .results
-                .first()
-                .and_then(|&r| m.values.get(r.0 as usize))
-                .map(|d| d.ty),
-        };
-        let (Some(s), Some(d)) = (elem_of(operand_ty(0)), elem_of(dst_ty)) else {
-            continue;
-        };
         let profile = profile_of(op);
         let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
         if pair_supported(profile, s, d) && needs_explicit_tmp_at_level3(profile, s, d, sat_attr) {
@@ -488,6 +462,7 @@ pub fn check_plan_memory_skipped(
     }
 }
 
+/// An `alloc_tile` result carrying `pto.view_semantics = "subview"` (shape check exception).
 fn is_subview(m: &Module, v: Option<ValueId>) -> bool {
     let Some(ValueDef::Result { op, .. }) =
         v.and_then(|v| m.values.get(v.0 as usize)).map(|d| &d.def)
@@ -503,4 +478,107 @@ fn is_subview(m: &Module, v: Option<ValueId>) -> bool {
 /// Tolerant type lookup (hand-built IR may carry dangling ids).
 fn type_get(m: &Module, id: TypeId) -> Option<&crate::ir::Type> {
     ((id.0 as usize) < m.types.len()).then(|| m.types.get(id))
+}
+
+/// A tcvt op with its source and destination element types (`None` for other ops, or when a
+/// type is missing or not a conversion element).
+pub(super) fn tcvt_elems(m: &Module, op: OpId) -> Option<(&TcvtOp, ElemType, ElemType)> {
+    let data = m.ops.get(op.0 as usize)?;
+    let OpKind::Tcvt(t) = &data.kind else {
+        return None;
+    };
+    let elem_of = |ty: Option<TypeId>| -> Option<ElemType> {
+        type_get(m, ty?)?.as_tile()?.elem.conversion_elem()
+    };
+    let operand_ty = |i: usize| -> Option<TypeId> {
+        let v = *data.operands.get(i)?;
+        data.operand_types
+            .get(i)
+            .copied()
+            .flatten()
+            .or_else(|| m.values.get(v.0 as usize).map(|d| d.ty))
+    };
+    let dst_ty = match t.dst_index() {
+        Some(i) => operand_ty(i),
+        None => data
+            .results
+            .first()
+            .and_then(|&r| m.values.get(r.0 as usize))
+            .map(|d| d.ty),
+    };
+    Some((t, elem_of(operand_ty(0))?, elem_of(dst_ty)?))
+}
+
+/// With no `--defaults` choice: every tcvt that leaves `satmode` or the mode (`NONE`) to the
+/// toolchain, on a pair whose result depends on that choice, is `tcvt-default-dependent` (W0208)
+/// at the op, once, with an input the interpreter found and each toolchain's result for it
+/// (`exec::defaults`). Pairs where every choice gives the same result get nothing.
+pub fn check_toolchain_defaults(
+    m: &Module,
+    profile_of: &dyn Fn(OpId) -> Profile,
+    diags: &mut Vec<Diagnostic>,
+) {
+    use crate::exec::defaults::default_dependence;
+    use crate::target::toolchain::leaves_defaults;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    type Key = (
+        Profile,
+        ElemType,
+        ElemType,
+        Option<crate::ir::RoundMode>,
+        Option<Sat>,
+        bool,
+    );
+    // The witness text of each distinct combination, `None` where the toolchains agree.
+    let mut seen: HashMap<Key, Option<Arc<str>>> = HashMap::new();
+    for op in m.walk() {
+        let Some((t, s, d)) = tcvt_elems(m, op) else {
+            continue;
+        };
+        let sat_attr = t.sat.map(|a| if a.on { Sat::On } else { Sat::Off });
+        if !leaves_defaults(t.rmode, sat_attr) {
+            continue;
+        }
+        let profile = profile_of(op);
+        let has_tmp = t.tmp_index().is_some();
+        let key = (profile, s, d, t.rmode, sat_attr, has_tmp);
+        let witness = seen.entry(key).or_insert_with(|| {
+            let w = default_dependence(profile, s, d, t.rmode, sat_attr, has_tmp)?;
+            let show = |ty: ElemType, bits: u64| {
+                format!(
+                    "{} ({bits:#x})",
+                    pto_runtime::convert::display_value(ty, bits)
+                )
+            };
+            let results = w
+                .results
+                .iter()
+                .map(|(tc, r)| format!("{} {}", tc.name(), show(d, *r)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            Some(Arc::from(format!("{}: {results}", show(s, w.input))))
+        });
+        let Some(witness) = witness.clone() else {
+            continue;
+        };
+        let omitted = match (
+            sat_attr.is_none(),
+            t.rmode == Some(crate::ir::RoundMode::None),
+        ) {
+            (true, true) => "satmode and rmode NONE",
+            (true, false) => "satmode",
+            _ => "rmode NONE",
+        };
+        diags.push(diag(
+            RuleError::TcvtDefaultDependent {
+                src: s.ir_name(),
+                dst: d.ir_name(),
+                profile: profile.as_str(),
+                omitted,
+                witness,
+            },
+            op_span(m.spans.ops.get(op.0 as usize)),
+        ));
+    }
 }
