@@ -76,18 +76,70 @@
 //! canonical; sat). RINT 29 (BH) / 30 (WH) instructions. New sequence. `--nan=any`
 //! (RELAXED): without the NaN steps of `f16_f32` and `f32_bf16`, RINT 20 / 21.
 //!
-//! ## `fr_f32` — f32 → f32 and bf16 → bf16 (FR: round to integral), every mode, sat ignored
+//! ## `fr_rint` — f32 → f32 and bf16 → bf16 RINT (round to integral, nearest even), sat ignored
+//! Sequence: `a = |x|` (SFPSETSGN), `s = 1.0 * a + 2^23` (SFPMAD), lanes with `a < 2^23`
+//! (integer compare of the patterns, SFPIADD with CC): `r = s - 2^23` (SFPADDI); the other
+//! lanes keep x (integral, ±Inf) and NaN lanes get `0x7FC00000`; SFPSETSGN puts the sign of x
+//! back (−0, −0.3 → −0). NaN: on BH the other lanes compute `r = x * 1 + 0`, whose NaN result
+//! is the canonical `0x7FC00000` (tensix.md §3 step 5); on WH (MAD NaNs leak bits) they take
+//! `|x|` and a second flag-writing SFPIADD on the same difference narrows them to the NaN
+//! lanes for an SFPLOADI. Count: BH 10, WH 12 c/row. `--nan=any` (RELAXED): the lanes with
+//! `|x| >= 2^23` keep x, 9 c/row on both archs (one BH stall / WH NOP before the SFPSETSGN).
+//! Exact: for `a < 2^23` the sum lies in `[2^23, 2^24]`, where the f32 spacing is 1, so the
+//! FPU's single round-to-nearest-even (§3 step 11; `a * 1.0` is exact; an alignment shift
+//! below 32 keeps a sticky bit, and one of 32 or more, which drops `a`, happens only for
+//! `a < 2^-8`, whose RINT is 0 as well; the normalisation shift is at most 1, so WH's sticky
+//! bug cannot fire) is RINT at the units place; `s - 2^23` is exact (Sterbenz). Denormal inputs are flushed to 0 by the
+//! MAD, and RINT of a denormal is ±0, which the SFPSETSGN gives. `a >= 2^23` is integral.
+//! Origin: the issue-21 hand sequence; tt-llk's `_round_even_` uses the same magic constant.
+//! bf16 runs unchanged (a bf16 value rounds to a bf16 value, low half stays zero).
+//!
+//! ## `fr_mask` — f32 → f32 and bf16 → bf16 TRUNC, FLOOR, CEIL, ROUND, sat ignored
+//! Starts from tt-llk's `_trunc_body_` (`ckernel_sfpu_rounding_ops.h`): `M = 0x80000000`;
+//! lanes with unbiased exponent `e >= 0` (SFPEXEXP with CC): `M = -1`; of those, lanes with
+//! `k = 23 - e >= 0` (SFPIADD with CC): `M = -1 << k` (SFPSHFT2 by register); `t = v & M` is
+//! trunc(v) with its sign (|v| < 1 → ±0; |v| >= 2^23, ±Inf, NaN unchanged). What ptoc adds:
+//! * **NaN and signed zero.** BH: `v = x * 1 - 0` (SFPMAD with NEGATE_VC): NaN becomes the
+//!   canonical `0x7FC00000` and a denormal becomes a zero *of its sign* (BH returns
+//!   `sz & p_sign`, and `z = -0`), every other value is x; a final SFPSETSGN restores the sign
+//!   of x (NaN). WH: the `f32_bf16` NaN step (4 instructions) on x first; M keeps the sign
+//!   bit, so t has the sign of x.
+//! * **FLOOR / CEIL**: lanes where `t > x` (FLOOR) / `x > t` (CEIL) get `t ∓ 1` by one exact
+//!   SFPMAD (|t| < 2^23 integral; `±0 - 1 = -1`). BH compares with SFPGT (sign-magnitude total
+//!   order: −denormal < −0 = t); WH narrows to the lanes of the right sign (SFPSETCC on t) and
+//!   then `t - x < 0` (SFPIADD on the patterns, which have one sign there).
+//! * **ROUND** (ties away): `t = trunc(|x| + (0.5 - 2^-25))` (one SFPMAD into the masked
+//!   value, SFPSETSGN after). The sum rounds up across the next integer exactly when the
+//!   fraction of |x| is >= 0.5: for |x| >= 1 a fraction below 0.5 leaves the sum at least
+//!   `ulp(x) + 2^-25` below the integer while the sum's spacing is at most `2 ulp(x)`; a tie
+//!   `n + 0.5` gives `n + 1 - 2^-25`, within half a spacing of `n + 1`; for |x| < 1 the largest
+//!   |x| below 0.5 (0.5 - 2^-25) gives `1 - 2^-24`, representable, and 0.5 gives the tie
+//!   `1 - 2^-25` between `1 - 2^-24` (odd) and 1, rounded to 1; |x| >= 2^23 stays (the
+//!   constant is below half a spacing). BH: the MAD also canonicalises NaN; WH: NaN lanes of x
+//!   get `0x7FC00000` before the SFPSETSGN (4 instructions).
+//!
+//! Count (c/row, BH / WH): TRUNC 11 / 13, FLOOR/CEIL 14 / 17, ROUND 12 / 16. `--nan=any`
+//! (RELAXED: no NaN work, t from x): TRUNC 9 / 9 (tt-llk's 10), FLOOR/CEIL 12 / 13 (tt-llk's
+//! 13); ROUND on BH has no NaN work to drop (exact kernel kept), on WH the NaN step goes.
+//! Exact: masking the fraction bits of a pattern is trunc toward zero for every binade
+//! (e ≤ −1: all of |v| is fraction, e ≥ 23: none); denormals are |v| < 1 (trunc ±0; FLOOR/CEIL
+//! see them through the compare, whose operands keep the sign); the ±1 step is exact and
+//! moves `t` to the next integer in the rounding direction exactly when x is not integral.
+//! bf16 runs unchanged (a bf16 value rounds to a bf16 value).
+//!
+//! ## `fr_f32` — f32 → f32 and bf16 → bf16 ODD (round to integral, to odd), sat ignored
 //! `q = round(sig >> s)` with `s = clamp(150 - E, 1, 31)` (the same integer rounding as
 //! `to_f16`) is the integral magnitude; `float(q)` by SFPCAST is exact (q ≤ 2^24); lanes with
 //! E ≥ 150 keep x (already integral, ±Inf), NaN lanes get 0x7FC00000; SFPSETSGN restores the
-//! sign (−0.5 CEIL → −0). RINT 31, ROUND 26, FLOOR/CEIL 31, TRUNC 22, ODD 32 (BH = WH). A bf16
-//! value rounds to a bf16 value, so bf16 runs unchanged. New sequence. `--nan=any` (RELAXED):
-//! NaN lanes keep x (no canonical NaN), 4 instructions fewer (RINT 27).
+//! sign. ODD 32 (BH = WH). The other modes used this sequence before `fr_rint` / `fr_mask`
+//! (RINT 31, ROUND 26, FLOOR/CEIL 31, TRUNC 22). New sequence. `--nan=any` (RELAXED): NaN
+//! lanes keep x (no canonical NaN), 4 instructions fewer (28).
 //!
 //! ## `fr_f16` — f16 → f16 (FR), every mode, sat ignored
-//! `f16_f32` decode, `fr_f32`, then `to_f16` TRUNC (exact: the value is representable).
-//! 68–78 (BH) / 70–80 (WH) instructions. New sequence. `--nan=any` (RELAXED): the three NaN
-//! steps left out (RINT 66 / 68).
+//! `f16_f32` decode, `fr_rint` / `fr_mask` / `fr_f32` (ODD), then `to_f16` TRUNC (exact: the
+//! value is representable). c/row BH / WH: RINT 56 / 60, ROUND 58 / 64, FLOOR 60 / 67, CEIL
+//! 60 / 66, TRUNC 57 / 62, ODD 78 / 80 (68–78 / 70–80 before `fr_rint` / `fr_mask`). New
+//! sequence. `--nan=any` (RELAXED): the NaN steps left out (RINT 48 / 50).
 
 use pto_runtime::convert::Rounding;
 use pto_runtime::elem::ElemType;
@@ -97,6 +149,7 @@ use super::super::builder::Builder;
 use super::super::Combo;
 use super::Chosen;
 
+mod fr_fast;
 mod shift_round;
 use shift_round::{f16_encode, fr_core};
 
@@ -479,6 +532,32 @@ fn to_f16(b: &mut Builder, src: ElemType, mode: Rounding, sat: bool) -> Chosen {
 }
 
 fn fr_f32(b: &mut Builder, ty: ElemType, mode: Rounding) -> Chosen {
+    let what = if ty == ElemType::BF16 {
+        "x (bf16 in the high half: an fp32 value)"
+    } else {
+        "x (fp32 bits)"
+    };
+    match mode {
+        Rounding::Rint => {
+            b.load(Reg::L0, what);
+            fr_fast::fr_rint(b);
+            b.store(Reg::L0, "integral value, same type");
+            return Chosen::new(
+                "float_float::fr_rint",
+                &["new sequence: |x| + 2^23 - 2^23 on the FPU (round to nearest even at the units place) where |x| < 2^23, x elsewhere; NaN canonical (BH: through a MAD), sign restored. A bf16 value rounds to a bf16 value, so bf16 runs unchanged"],
+            );
+        }
+        Rounding::Trunc | Rounding::Floor | Rounding::Ceil | Rounding::Round => {
+            b.load(Reg::L0, what);
+            let r = fr_fast::fr_mask(b, mode);
+            b.store(r, "integral value, same type");
+            return Chosen::new(
+                "float_float::fr_mask",
+                &["starts from tt-llk's trunc (fraction bits masked by -1 << (23 - e)); adds canonical NaN and the sign of zero, FLOOR/CEIL by one compare and an exact +-1, ROUND as trunc(|x| + 0.5 - 2^-25). A bf16 value rounds to a bf16 value, so bf16 runs unchanged"],
+            );
+        }
+        _ => {}
+    }
     b.load(
         Reg::L0,
         if ty == ElemType::BF16 {
@@ -500,7 +579,16 @@ fn fr_f32(b: &mut Builder, ty: ElemType, mode: Rounding) -> Chosen {
 fn fr_f16(b: &mut Builder, mode: Rounding) -> Chosen {
     b.load(Reg::L0, "h (binary16 bits, zero-extended)");
     f16_core(b, false);
-    fr_core(b, mode);
+    match mode {
+        Rounding::Rint => fr_fast::fr_rint(b),
+        Rounding::Trunc | Rounding::Floor | Rounding::Ceil | Rounding::Round => {
+            let r = fr_fast::fr_mask(b, mode);
+            if r != Reg::L0 {
+                b.op(&format!("sfpmov 0, {}, L0, 0", l(r)), "the integral f32");
+            }
+        }
+        _ => fr_core(b, mode),
+    }
     f16_encode(b, Rounding::Trunc, false);
     b.store(Reg::L2, "binary16 bits, zero-extended");
     Chosen::new(
