@@ -56,7 +56,7 @@
 //! so u = |x|. Denormals flush to 0 in the MAD (their ROUND is 0); Inf and NaN stay Inf and NaN
 //! (NaN's payload and sign do not matter: the rules test NaN on u and the sign on x).
 //!
-//! ## `sat_narrow` — f32/bf16/f16 → i16/ui16/i8/ui8, sat ON, every mode but ODD
+//! ## `sat_narrow` — f32/bf16/f16 → i16/ui16/i8/ui8, sat ON, every mode
 //! New (`float_int/sat_narrow.rs`). Saturation commutes with rounding when the bounds are
 //! integers, so x is clamped first, in the float domain, and the rounding then never overflows:
 //! 1. f16 only: `h << 16` (sign in bit 31), `y = |h| << 13` (an f32 holding |x|·2^-112, f16
@@ -76,15 +76,16 @@
 //!    compare is Blackhole's SFPGT (sign-magnitude order: denormals, ±0 included) or, for x ≥ +0,
 //!    the integer compare of the bits; Wormhole signed FLOOR/CEIL use the magnitudes: `a = |x|`,
 //!    `rne(a)` from `a + 2^23`, the residual `a − nf` (or `nf − a`) as an integer, both negated
-//!    in the x < 0 lanes, and the residual's sign bit adjusts the signed result.
+//!    in the x < 0 lanes, and the residual's sign bit adjusts the signed result. ODD: the
+//!    magnitude `a = |x|` as in `magic` (`floor(a) | 1` where `a ≠ nf`), then the sign.
 //!
 //! Cost: f32 RINT 13, ROUND 14 (signed), TRUNC 10 / 17, CEIL 16–17 (BH), FLOOR 10 / 18 (BH);
-//! Wormhole signed FLOOR/CEIL 23; f16 3–4 more. Exact: the clamp is exact (SFPSWAP moves bits),
+//! Wormhole signed FLOOR/CEIL 23; ODD 22–27; f16 3–4 more. Exact: the clamp is exact (SFPSWAP moves bits),
 //! the magic add rounds once, SFPSTOCHRND is applied to values within its range, the integer
 //! compares are exact; denormal inputs reach only the compares (integer) and MADs whose result
 //! they cannot change except through the flush, which RINT/ROUND/TRUNC tolerate (|x| < 0.5).
 //!
-//! ## `magic` — f32/bf16/f16 → every integer type sat OFF, → i32/ui32 sat ON: RINT, FLOOR, CEIL, ODD (f32), and RINT/ROUND/FLOOR/CEIL/TRUNC (f16)
+//! ## `magic` — f32/bf16/f16 → every integer type sat OFF, → i32/ui32 sat ON: RINT, FLOOR, CEIL, ODD (f32: ROUND is `round_via_trunc`), every mode (f16)
 //! New (`float_int/magic.rs`). f32/bf16: `a = |x|` (ui32 sat ON: `x = max(x, +0)` by SFPSWAP and
 //! no sign step), `t = a + 2^23` (one RNE rounding, exact for a < 2^23: the integer
 //! `n = bits(t) − bits(2^23)` is rne(a)); FLOOR/CEIL/ODD also `nf = t − 2^23` (the float rne(a),
@@ -99,7 +100,8 @@
 //! the sign) `floor(a) | 1` where `a ≠ nf`; narrow destinations then take the canonical datum.
 //! RINT f32 → i32 15 c/row; FLOOR/CEIL 21; ODD 23 (BH).
 //! f16: every finite value is below 2^17, so there is no E ≥ 23 block: the rounding works on
-//! `|h| << 13` (or the signed scaled value) as in `sat_narrow`, then Inf/NaN lanes
+//! `|h| << 13` (or the signed scaled value) as in `sat_narrow` (ODD: the magnitude path above,
+//! scaled), 12–29 c/row, then Inf/NaN lanes
 //! (`|h| << 13 ≥ bits of Inf·2^-112`) take INT_MIN (i32 sat OFF), 0 (via i32 / i64 sat OFF), or
 //! ±Inf → INT_MAX/INT_MIN and NaN → 0 (i32 sat ON), +Inf → UINT_MAX and +NaN → 0 (ui32 sat ON).
 //! Exact by the same arguments; every combination is proven by the simulator.
@@ -107,7 +109,7 @@
 //! ## `general` — f32/bf16/f16 → i32/ui32/i16/ui16/i8/ui8, every mode, sat ON and OFF
 //! New (no published sequence covers the modes other than TRUNC or the sat rules exactly);
 //! used for every combination the rules above do not take (since `sat_narrow`, `magic` and
-//! `round_via_trunc`: f32/bf16 ODD to i16 on Wormhole and to 16/8-bit with sat ON, f16 ODD).
+//! `round_via_trunc`: only f32/bf16 → i16 ODD sat OFF on Wormhole, where it is 1 cycle shorter).
 //! 19–42 instructions per row
 //! (= c/row: integer ops only, no MAD, so no NOPs on Wormhole); e.g. f32 → i32 RINT sat OFF
 //! 28, f32 → ui16 ROUND sat OFF 24, f16 → ui16 RINT sat ON 38, f16 → i8 ODD sat OFF 31 (BH).
