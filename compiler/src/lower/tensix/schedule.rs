@@ -20,7 +20,7 @@
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
 use pto_runtime::tensix::isa::{Arch, Insn};
-use pto_runtime::tensix::sim::register_reads;
+use pto_runtime::tensix::sim::{bh_stall_reads, register_reads};
 
 use super::builder::Line;
 
@@ -58,7 +58,8 @@ pub fn touches_flags(insn: &Insn) -> bool {
         I::IAdd { mod1, .. } => mod1.bits() & 4 == 0,
         I::ExExp { mod1, .. } => mod1.bits() & 0xA != 0,
         I::Lz { mod1, .. } => mod1.bits() & 0xA != 0,
-        I::Gt { .. } | I::Le { .. } => true,
+        // SET_CC (and the stack modes) write flags; SET_VD alone only writes VD.
+        I::Gt { mod1, .. } | I::Le { mod1, .. } => mod1.bits() & 7 != 0,
         _ => false,
     }
 }
@@ -150,10 +151,16 @@ pub fn schedule(body: Vec<Line>, arch: Arch) -> Vec<Line> {
         let pick = match (safe, ready.first().copied()) {
             (Some(i), _) => i,
             (None, Some(i)) => {
+                let reads = register_reads(&body[i].insn) & mad_written;
                 if arch == Arch::Wh {
                     out.push(Line {
                         insn: Insn::Nop,
                         comment: "MAD result latency (Wormhole has no interlock)".into(),
+                    });
+                } else if reads & !bh_stall_reads(&body[i].insn) != 0 {
+                    out.push(Line {
+                        insn: Insn::Nop,
+                        comment: "MAD result latency (read the Blackhole interlock misses)".into(),
                     });
                 }
                 i

@@ -35,6 +35,12 @@ pub fn register_reads(insn: &super::isa::Insn) -> u32 {
     exec::insn_reads(insn).0
 }
 
+/// The registers whose pending MAD-class result the Blackhole interlock sees `insn` read (it
+/// stalls for those only; a read outside this set in the next cycle is a `MadHazard`).
+pub fn bh_stall_reads(insn: &super::isa::Insn) -> u32 {
+    exec::insn_reads(insn).1
+}
+
 /// Number of SFPU lanes.
 pub const LANES: usize = 32;
 /// Depth of the per-lane flag stack.

@@ -42,9 +42,75 @@
 //! published, 4 instructions, 2 c/row with SFPLOADMACRO on both archs (the published figure;
 //! +NaN → max).
 //!
+//! ## `round_via_trunc` — f32/bf16 → i32/ui32/i16/ui16/i8/ui8, ROUND, sat OFF (and i32/ui32 sat ON)
+//! New: the truncation rule of the same destination and saturation (`trunc_i32`,
+//! `trunc_i32_sat`, `trunc_u32`, `trunc_u32_sat`, `trunc_narrow`) with its exponent and
+//! significand read from `u = |x| + (0.5 − 2^-25)` (SFPSETSGN, one SFPMAD) and its sign tests
+//! still on x: 2 instructions more than the truncation (e.g. f32 → i32 15 c/row, → ui32 14).
+//! Exact: `trunc(|x| + 0.5 − 2^-25)` is |x| rounded half away from zero for every f32. With
+//! |x| = k + f: a tie (f = 0.5) sums to `k + 1 − 2^-25`, which rounds (RNE, one rounding in the
+//! MAD) to k + 1 since ulp(k + 1) ≥ 2^-23 for k < 2^23 (k = 0: `1 − 2^-25` is a tie between
+//! `1 − 2^-24` and 1 and goes to the even 1); f < 0.5 stays below k + 1 (the largest such |x|
+//! is `k + 0.5 − ulp`, whose sum rounds to at most `k + 1 − ulp`; `0.5 − 2^-25` sums exactly to
+//! `1 − 2^-24`); f > 0.5 sums to at least k + 1. For |x| ≥ 2^23 the addend is below half an ulp,
+//! so u = |x|. Denormals flush to 0 in the MAD (their ROUND is 0); Inf and NaN stay Inf and NaN
+//! (NaN's payload and sign do not matter: the rules test NaN on u and the sign on x).
+//!
+//! ## `sat_narrow` — f32/bf16/f16 → i16/ui16/i8/ui8, sat ON, every mode
+//! New (`float_int/sat_narrow.rs`). Saturation commutes with rounding when the bounds are
+//! integers, so x is clamped first, in the float domain, and the rounding then never overflows:
+//! 1. f16 only: `h << 16` (sign in bit 31), `y = |h| << 13` (an f32 holding |x|·2^-112, f16
+//!    denormals as f32 denormals), `x·2^-112` with the sign of h; every constant below is
+//!    scaled by 2^-112 (exact: integers < 2^24 and powers of two stay normal).
+//! 2. NaN → 0 (`|x| − (Inf + 1) ≥ 0` lanes; unsigned ROUND/TRUNC/FLOOR test `+NaN` at the end
+//!    instead), then SFPSWAP `max(x, min)` and `min(x, max)` (sign-magnitude order: −Inf → min,
+//!    +Inf → max; unsigned: `max(x, +0)`); ROUND/TRUNC/FLOOR unsigned skip the upper clamp
+//!    (SFPSTOCHRND saturates itself).
+//! 3. Rounding: RINT: `t = x + 1.5·2^23` (one RNE rounding, |x| ≤ 2^16 < 2^22), result
+//!    `bits(t) − bits(1.5·2^23)`, already two's complement. ROUND: SFPSTOCHRND `FP32_TO_UINT16`
+//!    / `UINT8` (ties away from zero on |x|), sign applied. TRUNC (and unsigned FLOOR):
+//!    SFPSTOCHRND of `|x| − (0.5 − 2^-25)` — an integer k lands on `k − 0.5` (a tie, away → k),
+//!    anything in (k, k + 1) strictly inside (k − 0.5, k + 0.5), and the subtraction is exact or
+//!    rounds within that interval; sign applied. CEIL (and signed FLOOR as `−ceil(−x)`): RINT's
+//!    t, `nf = t − 1.5·2^23` (the float rne(x), exact), then `ceil = rne(x) + [x > nf]`; the
+//!    compare is Blackhole's SFPGT (sign-magnitude order: denormals, ±0 included) or, for x ≥ +0,
+//!    the integer compare of the bits; Wormhole signed FLOOR/CEIL use the magnitudes: `a = |x|`,
+//!    `rne(a)` from `a + 2^23`, the residual `a − nf` (or `nf − a`) as an integer, both negated
+//!    in the x < 0 lanes, and the residual's sign bit adjusts the signed result. ODD: the
+//!    magnitude `a = |x|` as in `magic` (`floor(a) | 1` where `a ≠ nf`), then the sign.
+//!
+//! Cost: f32 RINT 13, ROUND 14 (signed), TRUNC 10 / 17, CEIL 16–17 (BH), FLOOR 10 / 18 (BH);
+//! Wormhole signed FLOOR/CEIL 23; ODD 22–27; f16 3–4 more. Exact: the clamp is exact (SFPSWAP moves bits),
+//! the magic add rounds once, SFPSTOCHRND is applied to values within its range, the integer
+//! compares are exact; denormal inputs reach only the compares (integer) and MADs whose result
+//! they cannot change except through the flush, which RINT/ROUND/TRUNC tolerate (|x| < 0.5).
+//!
+//! ## `magic` — f32/bf16/f16 → every integer type sat OFF, → i32/ui32 sat ON: RINT, FLOOR, CEIL, ODD (f32: ROUND is `round_via_trunc`), every mode (f16)
+//! New (`float_int/magic.rs`). f32/bf16: `a = |x|` (ui32 sat ON: `x = max(x, +0)` by SFPSWAP and
+//! no sign step), `t = a + 2^23` (one RNE rounding, exact for a < 2^23: the integer
+//! `n = bits(t) − bits(2^23)` is rne(a)); FLOOR/CEIL/ODD also `nf = t − 2^23` (the float rne(a),
+//! exact) and the residual `a − nf` (or `nf − a`) as an integer (float order of non-negative
+//! floats = integer order of their bits, denormals included: a denormal a has nf = 0 and a
+//! positive residual). Lanes with E ≥ 23 take `m << (E − 23)` (x is an integer there; its
+//! residual is 0) and the range rule of the destination (E ≥ 31: INT_MIN for i32 and via i32
+//! for 16/8-bit; ui32 sat OFF: the low 32 bits of the i64 result, 0 from E ≥ 55; ui32 sat ON:
+//! UINT_MAX from 2^32, +NaN → 0; i32 sat ON: INT_MIN, x ≥ 0 → INT_MAX, NaN → 0). Then the sign
+//! (two's complement negation of n and of the residual in the x < 0 lanes) and the mode's
+//! adjustment: FLOOR `r − [sgn·(a − nf) < 0]`, CEIL `r + [sgn·(nf − a) < 0]`; ODD (before
+//! the sign) `floor(a) | 1` where `a ≠ nf`; narrow destinations then take the canonical datum.
+//! RINT f32 → i32 15 c/row; FLOOR/CEIL 21; ODD 23 (BH).
+//! f16: every finite value is below 2^17, so there is no E ≥ 23 block: the rounding works on
+//! `|h| << 13` (or the signed scaled value) as in `sat_narrow` (ODD: the magnitude path above,
+//! scaled), 12–29 c/row, then Inf/NaN lanes
+//! (`|h| << 13 ≥ bits of Inf·2^-112`) take INT_MIN (i32 sat OFF), 0 (via i32 / i64 sat OFF), or
+//! ±Inf → INT_MAX/INT_MIN and NaN → 0 (i32 sat ON), +Inf → UINT_MAX and +NaN → 0 (ui32 sat ON).
+//! Exact by the same arguments; every combination is proven by the simulator.
+//!
 //! ## `general` — f32/bf16/f16 → i32/ui32/i16/ui16/i8/ui8, every mode, sat ON and OFF
 //! New (no published sequence covers the modes other than TRUNC or the sat rules exactly);
-//! used for every combination the rules above do not take. 19–42 instructions per row
+//! used for every combination the rules above do not take (since `sat_narrow`, `magic` and
+//! `round_via_trunc`: only f32/bf16 → i16 ODD sat OFF on Wormhole, where it is 1 cycle shorter).
+//! 19–42 instructions per row
 //! (= c/row: integer ops only, no MAD, so no NOPs on Wormhole); e.g. f32 → i32 RINT sat OFF
 //! 28, f32 → ui16 ROUND sat OFF 24, f16 → ui16 RINT sat ON 38, f16 → i8 ODD sat OFF 31 (BH).
 //! Sequence in words:
@@ -85,6 +151,9 @@ use super::super::builder::Builder;
 use super::super::Combo;
 use super::Chosen;
 
+mod magic;
+mod sat_narrow;
+
 /// Lowers `c` or says why not.
 pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     let f32_like = matches!(c.src, ElemType::F32 | ElemType::BF16);
@@ -106,11 +175,22 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     }
     if f32_like && c.rounding == Rounding::Trunc {
         match (c.dst, c.sat) {
-            (ElemType::I32, false) => return Ok(trunc_i32(b)),
-            (ElemType::I32, true) => return Ok(trunc_i32_sat(b)),
-            (ElemType::U32, false) => return Ok(trunc_u32(b)),
-            (ElemType::U32, true) => return Ok(trunc_u32_sat(b)),
-            (_, false) => return Ok(trunc_narrow(c, b)),
+            (ElemType::I32, false) => return Ok(trunc_i32(b, false)),
+            (ElemType::I32, true) => return Ok(trunc_i32_sat(b, false)),
+            (ElemType::U32, false) => return Ok(trunc_u32(b, false)),
+            (ElemType::U32, true) => return Ok(trunc_u32_sat(b, false)),
+            (_, false) => return Ok(trunc_narrow(c, b, false)),
+            _ => {}
+        }
+    }
+    // ROUND = TRUNC of x + sgn(x) * (0.5 - 2^-25) (`round_via_trunc`).
+    if f32_like && c.rounding == Rounding::Round {
+        match (c.dst, c.sat) {
+            (ElemType::I32, false) => return Ok(trunc_i32(b, true)),
+            (ElemType::I32, true) => return Ok(trunc_i32_sat(b, true)),
+            (ElemType::U32, false) => return Ok(trunc_u32(b, true)),
+            (ElemType::U32, true) => return Ok(trunc_u32_sat(b, true)),
+            (_, false) => return Ok(trunc_narrow(c, b, true)),
             _ => {}
         }
     }
@@ -121,19 +201,56 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
             _ => {}
         }
     }
+    if let Some(chosen) = magic::lower(c, b) {
+        return Ok(chosen);
+    }
+    if let Some(chosen) = sat_narrow::lower(c, b) {
+        return Ok(chosen);
+    }
     Ok(general(c, b))
 }
 
-/// The §8.2 body up to (and without) the store: L1 = trunc(x) as i32, INT_MIN out of range.
-fn trunc_i32_body(b: &mut Builder) {
+/// Loads x into L0; for ROUND (`round`) also L4 = |x| + (0.5 - 2^-25), whose truncation is
+/// round-half-away of |x| (see `round_via_trunc` in the module doc). Returns the register the
+/// truncation reads the exponent and significand from (the sign is always L0's).
+fn load_x(b: &mut Builder, round: bool) -> &'static str {
     b.load(Reg::L0, "x (fp32 bits)");
-    trunc_i32_body_after_load(b);
+    if !round {
+        return "L0";
+    }
+    b.op("sfpsetsgn 0, L0, L4, ARG_IMM", "|x|");
+    let c = b.constant(0x3EFF_FFFF, Reg::L7, "0.5 - 2^-25");
+    b.op(
+        &format!("sfpmad L{}, L10, L4, L4, 0", c.0),
+        "u = |x| + (0.5 - 2^-25): trunc(u) = |x| rounded half away",
+    );
+    "L4"
 }
 
-fn trunc_i32_body_after_load(b: &mut Builder) {
+/// The chosen rule, renamed `round_via_trunc` when the truncation serves ROUND.
+fn named(round: bool, truncation: Chosen) -> Chosen {
+    if !round {
+        return truncation;
+    }
+    Chosen::new(
+        "float_int::round_via_trunc",
+        &[
+            "new: the truncation rule (tensix.md §8.2 / §8.3 based) applied to |x| + (0.5 - 2^-25) with the sign of x",
+            "exact: trunc(|x| + 0.5 - 2^-25) is |x| rounded half away from zero for every f32 (module doc); proven by the simulator",
+        ],
+    )
+}
+
+/// The §8.2 body up to (and without) the store: L1 = trunc(x) as i32, INT_MIN out of range.
+fn trunc_i32_body(b: &mut Builder, round: bool) {
+    let f = load_x(b, round);
+    trunc_i32_body_after_load(b, f);
+}
+
+fn trunc_i32_body_after_load(b: &mut Builder, f: &str) {
     b.op("sfploadi L1, USHORT, 0", "result = 0 (|x| < 1)");
     b.op(
-        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        &format!("sfpexexp 0, {f}, L2, CC_SGN|CC_COMP"),
         "e = exp(x); lanes with e >= 0",
     );
     b.op(
@@ -146,7 +263,7 @@ fn trunc_i32_body_after_load(b: &mut Builder) {
     );
     b.op("sfpiadd 8, L2, L2, IMM|CC_NONE", "shift = e - 23");
     b.op(
-        "sfpexman 0, L0, L1, 0",
+        &format!("sfpexman 0, {f}, L1, 0"),
         "result = significand with hidden bit",
     );
     b.op(
@@ -159,24 +276,30 @@ fn trunc_i32_body_after_load(b: &mut Builder) {
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
 }
 
-fn trunc_i32(b: &mut Builder) -> Chosen {
-    trunc_i32_body(b);
+fn trunc_i32(b: &mut Builder, round: bool) -> Chosen {
+    trunc_i32_body(b, round);
     b.store(Reg::L1, "i32 result");
-    Chosen::new(
-        "float_int::trunc_i32",
-        &["published tensix.md §8.2 sequence, unchanged (already the reference's sat-OFF rule)"],
+    named(
+        round,
+        Chosen::new(
+            "float_int::trunc_i32",
+            &["published tensix.md §8.2 sequence, unchanged (already the reference's sat-OFF rule)"],
+        ),
     )
 }
 
-fn trunc_i32_sat(b: &mut Builder) -> Chosen {
-    b.load(Reg::L0, "x (fp32 bits)");
+fn trunc_i32_sat(b: &mut Builder, round: bool) -> Chosen {
+    let f = load_x(b, round);
     let nan_fix = !b.nan_any();
     if nan_fix {
-        b.op("sfpsetsgn 0, L0, L3, ARG_IMM", "|x| bits (NaN test below)");
+        b.op(
+            &format!("sfpsetsgn 0, {f}, L3, ARG_IMM"),
+            "|x| bits (NaN test below)",
+        );
     } else {
         b.relax();
     }
-    trunc_i32_body_after_load(b);
+    trunc_i32_body_after_load(b, f);
     b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
     b.op(
         "sfpsetcc 0, L1, 0, LREG_LT0",
@@ -194,20 +317,23 @@ fn trunc_i32_sat(b: &mut Builder) -> Chosen {
         b.op("sfpencc 0, 0, 0, 0", "all lanes");
     }
     b.store(Reg::L1, "i32 result");
-    Chosen::new(
-        "float_int::trunc_i32_sat",
-        &["published tensix.md §8.2 sequence + sat fix-up: x >= 0 with INT_MIN -> INT_MAX, NaN -> 0"],
+    named(
+        round,
+        Chosen::new(
+            "float_int::trunc_i32_sat",
+            &["published tensix.md §8.2 sequence + sat fix-up: x >= 0 with INT_MIN -> INT_MAX, NaN -> 0"],
+        ),
     )
 }
 
-fn trunc_u32(b: &mut Builder) -> Chosen {
-    b.load(Reg::L0, "x (fp32 bits)");
+fn trunc_u32(b: &mut Builder, round: bool) -> Chosen {
+    let f = load_x(b, round);
     b.op(
         "sfploadi L1, USHORT, 0",
         "result = 0 (|x| < 1, |x| >= 2^55, Inf, NaN)",
     );
     b.op(
-        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        &format!("sfpexexp 0, {f}, L2, CC_SGN|CC_COMP"),
         "E = exp(x); lanes with E >= 0",
     );
     b.op("sfpiadd -55, L2, L2, IMM", "E - 55; lanes with E < 55");
@@ -215,7 +341,10 @@ fn trunc_u32(b: &mut Builder) -> Chosen {
         "sfpiadd 32, L2, L2, IMM|CC_NONE",
         "shift = E - 23 (-23..31)",
     );
-    b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
+    b.op(
+        &format!("sfpexman 0, {f}, L1, 0"),
+        "significand with the hidden bit",
+    );
     b.op(
         "sfpshft 0, L2, L1, 0",
         "truncated |x| mod 2^32 (right shift truncates, left shift wraps)",
@@ -228,18 +357,21 @@ fn trunc_u32(b: &mut Builder) -> Chosen {
     );
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     b.store(Reg::L1, "ui32 result");
-    Chosen::new(
-        "float_int::trunc_u32",
-        &["new, shaped like tensix.md §8.2: low 32 bits of the i64 truncation (x86 sat-OFF rule)"],
+    named(
+        round,
+        Chosen::new(
+            "float_int::trunc_u32",
+            &["new, shaped like tensix.md §8.2: low 32 bits of the i64 truncation (x86 sat-OFF rule)"],
+        ),
     )
 }
 
-fn trunc_u32_sat(b: &mut Builder) -> Chosen {
-    b.load(Reg::L0, "x (fp32 bits)");
+fn trunc_u32_sat(b: &mut Builder, round: bool) -> Chosen {
+    let f = load_x(b, round);
     b.op("sfploadi L1, USHORT, 0", "result = 0 (x < 0, |x| < 1)");
     b.op("sfpsetcc 0, L0, 0, LREG_GTE0", "lanes with x >= 0");
     b.op(
-        "sfpexexp 0, L0, L2, CC_SGN|CC_COMP",
+        &format!("sfpexexp 0, {f}, L2, CC_SGN|CC_COMP"),
         "E = exp(x); lanes with E >= 0",
     );
     b.op(
@@ -248,26 +380,35 @@ fn trunc_u32_sat(b: &mut Builder) -> Chosen {
     );
     b.op("sfpiadd -32, L2, L2, IMM", "E - 32; lanes with E < 32");
     b.op("sfpiadd 9, L2, L2, IMM|CC_NONE", "shift = E - 23");
-    b.op("sfpexman 0, L0, L1, 0", "significand with the hidden bit");
+    b.op(
+        &format!("sfpexman 0, {f}, L1, 0"),
+        "significand with the hidden bit",
+    );
     b.op("sfpshft 0, L2, L1, 0", "trunc(x)");
     b.op("sfpencc 0, 0, 0, 0", "all lanes");
     nan_to_zero(b);
     b.store(Reg::L1, "ui32 result");
-    Chosen::new(
-        "float_int::trunc_u32_sat",
-        &["published tensix.md §8.3 sequence + NaN fix-up (+NaN -> 0 instead of UINT_MAX)"],
+    named(
+        round,
+        Chosen::new(
+            "float_int::trunc_u32_sat",
+            &["published tensix.md §8.3 sequence + NaN fix-up (+NaN -> 0 instead of UINT_MAX)"],
+        ),
     )
 }
 
 /// f32/bf16 → i16/ui16/i8/ui8 TRUNC sat OFF: the low bits of the §8.2 i32 result.
-fn trunc_narrow(c: &Combo, b: &mut Builder) -> Chosen {
+fn trunc_narrow(c: &Combo, b: &mut Builder, round: bool) -> Chosen {
     let (bits, signed) = int_info(c.dst);
-    trunc_i32_body(b);
+    trunc_i32_body(b, round);
     canonical(b, bits, signed);
     b.store(Reg::L1, "result datum");
-    Chosen::new(
-        "float_int::trunc_narrow",
-        &["published tensix.md §8.2 sequence (the i32 x86 rule) + the low bits as the canonical datum"],
+    named(
+        round,
+        Chosen::new(
+            "float_int::trunc_narrow",
+            &["published tensix.md §8.2 sequence (the i32 x86 rule) + the low bits as the canonical datum"],
+        ),
     )
 }
 
@@ -658,39 +799,51 @@ fn load_u32(b: &mut Builder, reg: Reg, value: u32, why: &str) {
 /// Turns the i32 result in L1 into the canonical datum of a 16/8-bit destination (low bits,
 /// sign- or zero-extended).
 fn canonical(b: &mut Builder, bits: u32, signed: bool) {
+    canonical_in(b, Reg::L1, bits, signed);
+}
+
+/// [`canonical`] on the i32 result in `r`.
+fn canonical_in(b: &mut Builder, r: Reg, bits: u32, signed: bool) {
+    let r = r.0;
     let mask = (1u32 << bits) - 1;
     if !signed {
         let m = b.constant(mask, Reg::L7, "low-bits mask");
-        b.op(&format!("sfpand 0, L{}, L1, 0", m.0), "keep the low bits");
+        b.op(&format!("sfpand 0, L{}, L{r}, 0", m.0), "keep the low bits");
         return;
     }
     if b.arch() == Arch::Bh {
         let s = 32 - bits;
-        b.op(&format!("sfpshft {s}, L1, L1, IMM"), "low bits to the top");
         b.op(
-            &format!("sfpshft -{s}, L1, L1, IMM|ARITHMETIC"),
+            &format!("sfpshft {s}, L{r}, L{r}, IMM"),
+            "low bits to the top",
+        );
+        b.op(
+            &format!("sfpshft -{s}, L{r}, L{r}, IMM|ARITHMETIC"),
             "sign-extend (arithmetic shift)",
         );
         return;
     }
     let half = 1u32 << (bits - 1);
     if half <= 2047 {
-        b.op(&format!("sfpiadd {half}, L1, L1, IMM|CC_NONE"), "+ 2^(N-1)");
+        b.op(
+            &format!("sfpiadd {half}, L{r}, L{r}, IMM|CC_NONE"),
+            "+ 2^(N-1)",
+        );
     } else {
         let h = b.constant(half, Reg::L7, "2^(N-1)");
-        b.op(&format!("sfpiadd 0, L{}, L1, CC_NONE", h.0), "+ 2^(N-1)");
+        b.op(&format!("sfpiadd 0, L{}, L{r}, CC_NONE", h.0), "+ 2^(N-1)");
     }
     let m = b.constant(mask, Reg::L7, "low-bits mask");
-    b.op(&format!("sfpand 0, L{}, L1, 0", m.0), "low bits, offset");
+    b.op(&format!("sfpand 0, L{}, L{r}, 0", m.0), "low bits, offset");
     if half <= 2048 {
         b.op(
-            &format!("sfpiadd -{half}, L1, L1, IMM|CC_NONE"),
+            &format!("sfpiadd -{half}, L{r}, L{r}, IMM|CC_NONE"),
             "- 2^(N-1): sign-extended",
         );
     } else {
         let h = b.constant(half.wrapping_neg(), Reg::L7, "-2^(N-1)");
         b.op(
-            &format!("sfpiadd 0, L{}, L1, CC_NONE", h.0),
+            &format!("sfpiadd 0, L{}, L{r}, CC_NONE", h.0),
             "- 2^(N-1): sign-extended",
         );
     }
