@@ -43,6 +43,9 @@ pub(super) fn scale_f16(b: &mut Builder, c: &Combo, bits: u32, signed: bool) -> 
     if let (false, true, false, Some(bias)) = (signed, bits <= 16, clamp_u16, bias) {
         return scale_f16_macro(b, bias);
     }
+    if signed && bits <= 16 && mag == Mag::Trunc {
+        return scale_f16_signed_macro(b);
+    }
     // Every lane-uniform constant first: the signed table is written into L0/L1 after them.
     let shift5 = (bits == 32 && b.arch() == Arch::Wh)
         .then(|| b.constant((-5i32) as u32, Reg::L5, "−5: the >> 5 amount (SFPSHFT2)"));
@@ -79,16 +82,6 @@ pub(super) fn scale_f16(b: &mut Builder, c: &Combo, bits: u32, signed: bool) -> 
             &format!("sfpabs 0, L{xr}, L{mr}, 0"),
             "m = |x| (INT_MIN → 2^31 as a u32)",
         );
-        match shift31 {
-            Some(k) => b.op(
-                &format!("sfpshft2 {xr}, L{}, L7, SHFT_LREG", k.0),
-                "L7 = x >> 31: the table index (1 for x < 0)",
-            ),
-            None => b.op(
-                &format!("sfpshft -31, L{xr}, L7, IMM|IMM_USE_VC"),
-                "L7 = x >> 31: the table index (1 for x < 0)",
-            ),
-        }
     }
     if bits == 32 {
         // m ≥ 65536 (sat OFF) or m > 65504 (sat ON) ↔ (m >> 5) ≥ 2048 / 2047: unsigned test.
@@ -131,6 +124,10 @@ pub(super) fn scale_f16(b: &mut Builder, c: &Combo, bits: u32, signed: bool) -> 
         "f = float(m), exact (m ≤ 65535)",
     );
     round_f(b, &r, mag);
+    if signed {
+        // Late in the rule's order: the scheduler may use it to fill a MAD latency slot.
+        sign_index(b, r.x, shift31);
+    }
     match scale {
         Some(k) => b.op(
             &format!("sfpmad L{}, L{mr}, L9, L{mr}, 0", k.0),
@@ -266,6 +263,134 @@ fn scale_f16_form(arch: Arch, bias: u32) -> HandForm {
         body,
         rows: 4,
         drain: usize::from(5 + e),
+    }
+}
+
+/// `L7 = x >> 31`: the INDIRECT_VA table index (1 for x < 0). Wormhole: SFPSHFT2 by the
+/// constant −31 (`k`); Blackhole: SFPSHFT from VC.
+fn sign_index(b: &mut Builder, x: Reg, k: Option<Reg>) {
+    let xr = x.0;
+    match k {
+        Some(k) => b.op(
+            &format!("sfpshft2 {xr}, L{}, L7, SHFT_LREG", k.0),
+            "L7 = x >> 31: the table index (1 for x < 0)",
+        ),
+        None => b.op(
+            &format!("sfpshft -31, L{xr}, L7, IMM|IMM_USE_VC"),
+            "L7 = x >> 31: the table index (1 for x < 0)",
+        ),
+    }
+}
+
+/// i8 (every mode: no rounding) and i16 TRUNC → f16: `load; L7 = x >> 31; |x|; cast;
+/// · L[L7]; >> 13; store`, and its hand-placed macro form at 4 c/row: per row one
+/// SFPLOADMACRO and the regular sign index, SFPABS and SFPCAST; the scale (MAD INDIRECT_VA,
+/// use-VB) and the shift (Round: SFPSHFT2 SHFT_IMM → L16) are slots, the store stores L16;
+/// `v` alternates L2 / L3 (the table is L0 / L1).
+fn scale_f16_signed_macro(b: &mut Builder) -> Chosen {
+    let k = (b.arch() == Arch::Wh)
+        .then(|| b.constant((-31i32) as u32, Reg::L5, "−31: the >> 31 amount (SFPSHFT2)"));
+    b.init_op(
+        "sfploadi L0, FLOATB, 0x0780",
+        "L0 = 2^−112 (table entry 0: x ≥ 0)",
+    );
+    b.init_op(
+        "sfploadi L1, FLOATB, 0x1780",
+        "L1 = 2^−80 (table entry 1: x < 0)",
+    );
+    b.load(Reg::L2, "x (source datum: the value as an i32)");
+    sign_index(b, Reg::L2, k);
+    b.op("sfpabs 0, L2, L2, 0", "m = |x|");
+    b.op("sfpcast L2, L2, 0", "f = float(m), exact (m ≤ 2^15)");
+    b.op(
+        "sfpmad L0, L2, L9, L2, INDIRECT_VA",
+        "w = f · L[L7], exact: f · 2^−112 (f16 exponent in the fp32 field), or f · 2^−80 for x < 0 (the same plus bit 28: the f16 sign after the shift); 0 stays +0",
+    );
+    let mode = match b.arch() {
+        Arch::Bh => "IMM|IMM_USE_VC",
+        Arch::Wh => "IMM",
+    };
+    b.op(
+        &format!("sfpshft -13, L2, L2, {mode}"),
+        "binary16 bits (sign, exponent, fraction)",
+    );
+    b.store(Reg::L2, "f16 datum");
+    b.hand_macro = Some(scale_f16_signed_form(b.arch()));
+    Chosen::new(
+        "int_float::scale_f16",
+        &["exact SFPCAST of |x|, exact SFPMAD by 2^−112 or 2^−80 (INDIRECT_VA on the sign: fp32 exponent field = f16 sign and exponent), shift; hand-placed macro form"],
+    )
+}
+
+/// The macro form of [`scale_f16_signed_macro`] (period 4 per row, 2 rows per body).
+fn scale_f16_signed_form(arch: Arch) -> HandForm {
+    let next = match arch {
+        Arch::Bh => "ADDR_MOD_6",
+        Arch::Wh => "ADDR_MOD_2",
+    };
+    let slot = |t: u8, delay: u8, vd16: bool| Slot {
+        src: SlotSrc::Template(t),
+        delay,
+        vd16,
+        use_vb: true,
+    };
+    let consts = match arch {
+        Arch::Wh => vec![((-31i32) as u32, "−31: the >> 31 amount".to_string())],
+        Arch::Bh => Vec::new(),
+    };
+    let seq = SequenceWord {
+        simple: Slot::EMPTY,
+        mad: slot(0, 3, false),
+        round: slot(1, 5, true),
+        store: Slot {
+            src: SlotSrc::Store,
+            delay: 6,
+            vd16: true,
+            use_vb: false,
+        },
+    };
+    let mut body = Vec::new();
+    for v in [2u8, 3] {
+        body.push(hs(
+            &format!("sfploadmacro {v}, INT32, {next}, 0"),
+            &format!("@0 v = L{v} = x (macro 0), next row"),
+        ));
+        body.push(match arch {
+            Arch::Bh => hs(
+                &format!("sfpshft -31, L{v}, L7, IMM|IMM_USE_VC"),
+                "@1 L7 = x >> 31 (table index)",
+            ),
+            Arch::Wh => hs(
+                &format!("sfpshft2 {v}, L12, L7, SHFT_LREG"),
+                "@1 L7 = x >> 31 (table index)",
+            ),
+        });
+        body.push(hs(&format!("sfpabs 0, L{v}, L{v}, 0"), "@2 m = |x|"));
+        body.push(hs(
+            &format!("sfpcast L{v}, L{v}, RNE"),
+            "@3 f = float(m), exact",
+        ));
+    }
+    HandForm {
+        consts,
+        init: vec![
+            hs("sfploadi L0, FLOATB, 0x0780", "L0 = 2^−112 (table entry 0)"),
+            hs("sfploadi L1, FLOATB, 0x1780", "L1 = 2^−80 (table entry 1)"),
+        ],
+        templates: vec![
+            hs(
+                "sfpmad L0, L0, L9, L0, INDIRECT_VA",
+                "use-VB: v = L[L7] · v + 0",
+            ),
+            hs("sfpshft2 -13, L0, L0, SHFT_IMM", "use-VB: L16 = v >> 13"),
+        ],
+        sequences: vec![(
+            seq,
+            "MAD d3 v = L[L7] · v (@4); Round d5 L16 = v >> 13 (@6); Store d6 L16 (@7)".to_string(),
+        )],
+        body,
+        rows: 2,
+        drain: 7,
     }
 }
 

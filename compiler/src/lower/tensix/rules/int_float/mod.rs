@@ -26,8 +26,8 @@
 //! zero; SFPSTOCHRND maps exponent 0 to +0 anyway). Proven on all 65536 inputs, both archs.
 //!
 //! ## `scale_f16` — every integer source → f16, every mode and sat: ui8 and ui16
-//! TRUNC/FLOOR/ROUND/CEIL (sat OFF) **macro 2 c/row** (was 6–8); 8-bit signed 8, ui16 RINT
-//! 11–13, i16 8–13, ui32 10–15, i32 12–17 (was 17–24)
+//! TRUNC/FLOOR/ROUND/CEIL (sat OFF) **macro 2 c/row** (was 6–8); i8 and i16 TRUNC **macro 4**
+//! (was 11); ui16 RINT/ODD/sat-ON 9–13, i16 9–12, ui32 10–15, i32 12–16 (was 17–24)
 //! 1. `m = |x|` (signed: SFPABS; INT_MIN → 2^31 as a u32); signed sources also put the table
 //!    index `L7 = x >> 31` aside (step 4).
 //! 2. Clamp (32-bit sources): lanes with `m ≥ 65536` (sat OFF) / `m > 65504` (sat ON) — tested
@@ -63,7 +63,13 @@
 //! per row one SFPLOADMACRO and the regular SFPCAST; the bias add (Simple, use-VB), the
 //! scale (MAD, use-VB, constant 2^−112 in L12) and the shift (Round: SFPSHFT2 SHFT_IMM → L16)
 //! are slots, the store stores L16; `v` rotates through L0..L3 (4 rows per body), so the
-//! next loads never overwrite a row still in flight. 2 c/row on both archs.
+//! next loads never overwrite a row still in flight. 2 c/row on both archs. Signed sources
+//! without a rounding step (i8 every mode, i16 TRUNC; `scale_f16_signed_form`): per row one
+//! SFPLOADMACRO and the regular `L7 = x >> 31`, SFPABS and SFPCAST; the INDIRECT_VA scale
+//! (MAD, use-VB) and the shift (Round → L16) are slots, the store stores L16; `v` alternates
+//! L2 / L3 (the table stays in L0 / L1, written after the macro configuration). 4 c/row on
+//! both archs (was 8/11). Each row's L7 is read by its MAD slot (cycle 4) before the next
+//! row rewrites it (cycle 5).
 //!
 //! ## `rne_i32` — i32 → f32 RINT, both sat: 7 instructions, plain 8 c/row (BH MAD stall; WH
 //! NOP), macro 4 c/row on both archs
@@ -378,7 +384,7 @@ fn normalize_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool
             "scale by 2^(E − 30): exact exponent add",
         );
     } else {
-        round_h(b, m, k, mask, mag);
+        round_h(b, m, k, mask, mag, false);
         b.op(
             &format!("sfpshft -{k}, L{mr}, L{mr}, IMM"),
             "R = h >> k: the rounded significand, 2^(p−1) ≤ R ≤ 2^p",
@@ -433,15 +439,27 @@ fn normalize_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool
 }
 
 /// Step 3: rounds h (leading one at bit 30) at bit k by adding the mode's bias.
-fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag) {
+/// `bh_copy`: on Blackhole, copy-and-shift / copy-and-mask in one instruction (SFPSHFT from VC,
+/// SFPAND USE_VB); only `cast_round` asks for it (the 32-bit `normalize_round` keeps the
+/// sequence its exhaustive proofs were run on).
+fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag, bh_copy: bool) {
     let mr = m.0;
+    let arch = if bh_copy { b.arch() } else { Arch::Wh };
     match mag {
         Mag::Trunc => {}
         Mag::Away => add_const(b, m, mask, Reg::L3, "h += 2^k − 1 (away from zero)"),
         Mag::Round => add_const(b, m, 1 << (k - 1), Reg::L3, "h += 2^(k−1) (ties away)"),
         Mag::Rint => {
-            b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
-            b.op(&format!("sfpshft -{k}, L3, L3, IMM"), "h >> k");
+            match arch {
+                Arch::Bh => b.op(
+                    &format!("sfpshft -{k}, L{mr}, L3, IMM|IMM_USE_VC"),
+                    "h >> k (copying shift)",
+                ),
+                Arch::Wh => {
+                    b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
+                    b.op(&format!("sfpshft -{k}, L3, L3, IMM"), "h >> k");
+                }
+            }
             let one = b.constant(1, Reg::L4, "1");
             b.op(
                 &format!("sfpand 0, L{}, L3, 0", one.0),
@@ -457,9 +475,17 @@ fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag) {
             );
         }
         Mag::Odd => {
-            b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
             let mk = b.constant(mask, Reg::L4, "2^k − 1");
-            b.op(&format!("sfpand 0, L{}, L3, 0", mk.0), "dropped bits of h");
+            match arch {
+                Arch::Bh => b.op(
+                    &format!("sfpand {mr}, L{}, L3, USE_VB", mk.0),
+                    "dropped bits of h",
+                ),
+                Arch::Wh => {
+                    b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
+                    b.op(&format!("sfpand 0, L{}, L3, 0", mk.0), "dropped bits of h");
+                }
+            }
             b.op(
                 &format!("sfpiadd 0, L{}, L3, CC_NONE", mk.0),
                 "+ 2^k − 1: bit k set iff a dropped bit is set",
@@ -626,7 +652,7 @@ fn cast_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> 
             "lanes with m ≠ 0 (the others keep +0)",
         );
     }
-    round_h(b, m, q, (1 << q) - 1, mag);
+    round_h(b, m, q, (1 << q) - 1, mag, true);
     if dst == Dst::Bf16 {
         let hi = b.constant(0xFFFF_0000, Reg::L3, "high-half mask");
         b.op(
