@@ -57,6 +57,7 @@
 //! 5. `>> 13` (logical), store. On Blackhole the shift reads the MAD result through its VC
 //!    form (IMM_USE_VC), which the MAD interlock sees; Wormhole gets its SFPNOP or an
 //!    independent instruction from the scheduler.
+//!
 //! Exact by construction: one rounding of the exact (clamped) magnitude, exact scaling, exact
 //! bit moves. **Macro form** (hand-placed, `scale_f16_form`; unsigned 8/16-bit sources with
 //! at most the additive bias, i.e. TRUNC, FLOOR, ROUND and CEIL without the sat-ON clamp):
