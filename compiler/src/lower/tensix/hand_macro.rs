@@ -31,7 +31,8 @@ use super::macros::{
 pub struct HandForm {
     /// Lane-uniform constants, allocated in order (L12, L13, L14, L11).
     pub consts: Vec<(u32, String)>,
-    /// Further init instructions (registers the body only reads): (text, comment).
+    /// Further init instructions (registers the body only reads), written after the macro
+    /// configuration (which goes through L0): (text, comment).
     pub init: Vec<(String, String)>,
     /// Instruction templates 0..=3: (text, comment).
     pub templates: Vec<(String, String)>,
@@ -82,9 +83,6 @@ pub fn assemble(arch: Arch, h: &HandForm) -> Result<MacroForm, String> {
             return Err(format!("constant {v:#x}: no programmable register left"));
         }
     }
-    for (text, why) in &h.init {
-        b.init_op(text, why);
-    }
     for (t, (text, why)) in h.templates.iter().enumerate() {
         let insn = pto_runtime::tensix::asm::assemble(text, arch)
             .map_err(|e| format!("template `{text}`: {e}"))?
@@ -111,6 +109,10 @@ pub fn assemble(arch: Arch, h: &HandForm) -> Result<MacroForm, String> {
         );
     }
     init_misc(&mut b);
+    // Last: the template and sequence writes above go through L0.
+    for (text, why) in &h.init {
+        b.init_op(text, why);
+    }
     for (text, why) in &h.body {
         b.op(text, why);
     }

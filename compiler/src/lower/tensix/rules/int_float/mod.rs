@@ -7,13 +7,70 @@
 //! (SFPLZ, SFPSHFT, SFPIADD, SFPAND/OR, SFPSETSGN, predication), identical on Wormhole and
 //! Blackhole.
 //!
-//! ## `exact_f32` — ui8/ui16/i8/i16 → f32, every mode, both sat: 3 (unsigned) / 5 (signed, WH)
-//! / 4 (signed, BH) instructions
+//! ## `exact_f32` — ui8/ui16/i8/i16 → f32 and ui8/i8 → bf16, every mode, both sat: 3 (unsigned) /
+//! 5 (signed, WH) / 4 (signed, BH) instructions; macro 1 (unsigned) / 2 (BH) / 3 (WH) c/row
 //! Unsigned: load, SFPCAST, store — the published u16 → f32 sequence (tensix.md §8.5),
 //! unchanged. Signed: `|x|` (SFPABS int), SFPCAST, sign from x (SFPSETSGN); on Blackhole
 //! SFPCAST mode 3 turns the two's complement word into sign-magnitude and SFPCAST mode 0
 //! converts it. Exact: |x| ≤ 2^16 < 2^24, so no rounding happens and the mode is irrelevant;
-//! x = 0 gives +0.
+//! x = 0 gives +0. 8-bit sources into bf16 take the same kernel: |x| ≤ 255 has at most 8
+//! significant bits, so float(x) is a bf16 value and its low half is already zero.
+//!
+//! ## `round_bf16` — ui16/i16 → bf16 ROUND, both sat: 4 (ui16) / 5 (i16 BH) / 6 (i16 WH)
+//! instructions; **macro 1 c/row** (ui16) / 2 (i16 BH)
+//! The published u16 → bf16 sequence (tensix.md §8.6) — SFPCAST, then SFPSTOCHRND
+//! FP32_TO_FP16B in its nearest mode — is exactly ROUND: the cast is exact (|x| ≤ 2^16), and
+//! the rounding keeps 7 fraction bits rounding the magnitude half away from zero, leaving the
+//! low half zero (§2.1; the carry runs into the exponent). Signed: the sign-magnitude float
+//! as in `exact_f32` first (the rounding is symmetric in the sign); x = 0 gives +0 (the only
+//! zero; SFPSTOCHRND maps exponent 0 to +0 anyway). Proven on all 65536 inputs, both archs.
+//!
+//! ## `scale_f16` — every integer source → f16, every mode and sat: ui8 and ui16
+//! TRUNC/FLOOR/ROUND/CEIL (sat OFF) **macro 2 c/row** (was 6–8); i8 and i16 TRUNC **macro 4**
+//! (was 11); ui16 RINT/ODD/sat-ON 9–13, i16 9–12, ui32 10–15, i32 12–16 (was 17–24)
+//! 1. `m = |x|` (signed: SFPABS; INT_MIN → 2^31 as a u32); signed sources also put the table
+//!    index `L7 = x >> 31` aside (step 4).
+//! 2. Clamp (32-bit sources): lanes with `m ≥ 65536` (sat OFF) / `m > 65504` (sat ON) — tested
+//!    unsigned as `(m >> 5) − 2048 ≥ 0` / `− 2047` — get `m = 65535` / `65504`. Every mode
+//!    rounds 65535 exactly as it must round any larger magnitude (§4.3): TRUNC/ODD (and the
+//!    magnitude-down side of FLOOR/CEIL) give max, RINT/ROUND/away give 65536 → Inf; with sat
+//!    ON every magnitude > 65504 gives max and 65504 is max. ui16 sat ON in the modes that can
+//!    round past 65504 clamps the same way with one SFPSWAP (`min(m, 65504)`, sign-magnitude
+//!    order = integer order for m < 2^31).
+//! 3. `f = float(m)` by SFPCAST — exact, m ≤ 65535 — then one rounding of the fp32 value to 11
+//!    significant bits (the f16 precision) in the mode: TRUNC nothing (the final shift drops the
+//!    bits); away `+ 2^13 − 1` on the bit pattern (the carry runs into the exponent, as in
+//!    `cast_round`); ROUND SFPSTOCHRND FP32_TO_FP16A (nearest, ties away; the hand-placed
+//!    macro form adds `2^12` to the pattern instead, the same rounding); RINT the MAD trick of
+//!    `cast_round` with `2^13·2^e` (`f + 2^(e+13)` rounds once on the grid `2^(e−10)`, f's f16
+//!    ulp, ties to even; the subtraction is exact); ODD `f |= (f & 0x1FFF) + 0x1FFF`;
+//!    FLOOR/CEIL away in the lanes of the right sign (SFPSETCC on x). 8-bit sources need no
+//!    rounding (≤ 8 significant bits).
+//! 4. `w = f · 2^−112` by one SFPMAD: exact (a power of two; f ≥ 1 keeps w ≥ 2^−112, normal,
+//!    so no flush; f = 0 and the pattern leftovers of a rounded 0 — a denormal, flushed — give
+//!    +0 on both FMA models). The fp32 exponent field of w is the f16 exponent field (bias
+//!    127 − 112 = 15; ≤ 31 since f ≤ 65536, where 31 with a zero fraction is Inf), so
+//!    `w >> 13` is the binary16 magnitude. Signed sources multiply by `L[L7]` (SFPMAD
+//!    INDIRECT_VA, table L0 = 2^−112, L1 = 2^−80): for x < 0 the exponent field is 32 higher,
+//!    i.e. bit 28 set, which the shift puts at bit 15 — the f16 sign. No −0 can arise (x = 0 is
+//!    the only zero and is non-negative).
+//! 5. `>> 13` (logical), store. On Blackhole the shift reads the MAD result through its VC
+//!    form (IMM_USE_VC), which the MAD interlock sees; Wormhole gets its SFPNOP or an
+//!    independent instruction from the scheduler.
+//!
+//! Exact by construction: one rounding of the exact (clamped) magnitude, exact scaling, exact
+//! bit moves. **Macro form** (hand-placed, `scale_f16_form`; unsigned 8/16-bit sources with
+//! at most the additive bias, i.e. TRUNC, FLOOR, ROUND and CEIL without the sat-ON clamp):
+//! per row one SFPLOADMACRO and the regular SFPCAST; the bias add (Simple, use-VB), the
+//! scale (MAD, use-VB, constant 2^−112 in L12) and the shift (Round: SFPSHFT2 SHFT_IMM → L16)
+//! are slots, the store stores L16; `v` rotates through L0..L3 (4 rows per body), so the
+//! next loads never overwrite a row still in flight. 2 c/row on both archs. Signed sources
+//! without a rounding step (i8 every mode, i16 TRUNC; `scale_f16_signed_form`): per row one
+//! SFPLOADMACRO and the regular `L7 = x >> 31`, SFPABS and SFPCAST; the INDIRECT_VA scale
+//! (MAD, use-VB) and the shift (Round → L16) are slots, the store stores L16; `v` alternates
+//! L2 / L3 (the table stays in L0 / L1, written after the macro configuration). 4 c/row on
+//! both archs (was 8/11). Each row's L7 is read by its MAD slot (cycle 4) before the next
+//! row rewrites it (cycle 5).
 //!
 //! ## `rne_i32` — i32 → f32 RINT, both sat: 7 instructions, plain 8 c/row (BH MAD stall; WH
 //! NOP), macro 4 c/row on both archs
@@ -39,8 +96,8 @@
 //! four regular Simple instructions and the slots no longer fit the delay range: 8 (BH) / 9
 //! (WH) c/row, no macro form.
 //!
-//! ## `cast_round` — ui8/i8/ui16/i16 → bf16/f16, every mode and sat: bf16 4 (ui16 TRUNC) – 11
-//! (i16 RINT); f16 7 (ui16 TRUNC) – 16 (i16 RINT); 8-bit sources bf16 3–5, f16 7–11
+//! ## `cast_round` — ui16/i16 → bf16, the modes other than ROUND: 4 (ui16 TRUNC) – 10 (i16
+//! FLOOR/CEIL/ODD) instructions (f16 destinations: `scale_f16`; 8-bit sources: `exact_f32`)
 //! `m = |x|`, SFPCAST (exact: m ≤ 2^16), then one integer-domain rounding of the fp32 *bit
 //! pattern* at bit q (bf16 q = 16, f16 q = 13) with the same mode biases as `normalize_round`
 //! step 3 (for a positive normal float, rounding the pattern as an integer at a fixed bit is
@@ -50,7 +107,8 @@
 //! mode that can carry (ui16 sat ON replaces it by 0x7BFF). Then the sign of x. 8-bit sources
 //! have ≤ 8 significant bits, so they need no rounding at all. Fixes the published u16 → bf16
 //! sequence (tensix.md §8.6: ties away after the cast).
-//! **ui16 → bf16 RINT** takes a float route instead: `f = float(x)` (exact), `p = 2^e` (SFPSETMAN
+//! (The f16 branch below is kept for reference but no longer dispatched.)
+//! **ui16/i16 → bf16 RINT** take a float route instead: `f = float(x)` (exact), `p = 2^e` (SFPSETMAN
 //! with a zero mantissa: f's binade, 0 for x = 0), `s = f + 2^16·p` by SFPMAD, `r = s − 2^16·p`
 //! by SFPMAD. 6 instructions, plain 8 c/row (two MAD latencies), **macro 4 c/row** (BH and WH;
 //! was 9 plain, no macro form): cast, SFPSETMAN and the first MAD regular, the second MAD (→ L16)
@@ -59,11 +117,15 @@
 //! rounding of the SFPMAD (product a power of two, exact; one-bit-free alignment, §3) rounds f to
 //! 8 significant bits, ties to even because 2^(e+16) is an even multiple of the grid; the
 //! subtraction is exact (Sterbenz) and leaves a bf16 value, low half zero. x = 0 gives +0 on both
-//! FMA models. Proven on all 65536 inputs, both archs.
+//! FMA models. Proven on all 65536 inputs, both archs. i16 does the same on the signed float
+//! (Blackhole: SFPCAST modes 3 and 0; Wormhole: SFPABS, SFPCAST, SFPSETSGN): p = ±2^e carries
+//! f's sign, both MADs work on magnitudes with the sign of the larger operand, and RNE is
+//! symmetric, so the result is the signed RNE (was 11 c/row).
 //!
-//! ## `normalize_round` — 32-bit sources into bf16/f16, and into f32 except RINT: 12–24
+//! ## `normalize_round` — 32-bit sources into bf16, and into f32 except RINT: 12–19
 //! instructions (i32 → f32 TRUNC 12, ROUND 13, FLOOR/CEIL/ODD 16; ui32 → f32 13–17; i32 → bf16
-//! 13–18, ui32 → bf16 14–19; i32 → f16 18–24, ui32 → f16 17–23; RINT is the longest)
+//! 13–18, ui32 → bf16 14–19; RINT is the longest). f16 destinations: `scale_f16`; the f16
+//! branches below (steps 4–6) are kept but no longer dispatched.
 //! 1. `m = |x|` (signed sources; INT_MIN → 2^31 as a u32), `lz = clz(m)` with SFPLZ's CC_NE0
 //!    flag: the rest runs only in lanes with m ≠ 0 (those keep the loaded 0, i.e. +0).
 //! 2. Normalize: `h = m << (lz − 1)` (SFPSHFT by a register; lz = 0 shifts right by one, which
@@ -98,6 +160,8 @@ use pto_runtime::tensix::isa::{Arch, Reg};
 use super::super::builder::Builder;
 use super::super::Combo;
 use super::Chosen;
+
+mod fp16;
 
 /// Width in bits and signedness of an integer element type carried by Tensix kernels.
 fn int_info(t: ElemType) -> Option<(u32, bool)> {
@@ -137,6 +201,16 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     }
     if dst == Dst::F32 && c.src == ElemType::U32 && c.rounding == Rounding::Rint {
         return Ok(split_mad_u32(b));
+    }
+    if dst == Dst::F16 {
+        return Ok(fp16::scale_f16(b, c, bits, signed));
+    }
+    if dst == Dst::Bf16 && bits == 8 {
+        // ≤ 8 significant bits: the fp32 value is a bf16 value (low half zero).
+        return Ok(exact_f32(b, signed));
+    }
+    if dst == Dst::Bf16 && bits == 16 && c.rounding == Rounding::Round {
+        return Ok(fp16::round_bf16(b, signed));
     }
     if bits <= 16 {
         return Ok(cast_round(b, c, dst, bits, signed));
@@ -311,7 +385,7 @@ fn normalize_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool
             "scale by 2^(E − 30): exact exponent add",
         );
     } else {
-        round_h(b, m, k, mask, mag);
+        round_h(b, m, k, mask, mag, false);
         b.op(
             &format!("sfpshft -{k}, L{mr}, L{mr}, IMM"),
             "R = h >> k: the rounded significand, 2^(p−1) ≤ R ≤ 2^p",
@@ -366,15 +440,27 @@ fn normalize_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool
 }
 
 /// Step 3: rounds h (leading one at bit 30) at bit k by adding the mode's bias.
-fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag) {
+/// `bh_copy`: on Blackhole, copy-and-shift / copy-and-mask in one instruction (SFPSHFT from VC,
+/// SFPAND USE_VB); only `cast_round` asks for it (the 32-bit `normalize_round` keeps the
+/// sequence its exhaustive proofs were run on).
+fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag, bh_copy: bool) {
     let mr = m.0;
+    let arch = if bh_copy { b.arch() } else { Arch::Wh };
     match mag {
         Mag::Trunc => {}
         Mag::Away => add_const(b, m, mask, Reg::L3, "h += 2^k − 1 (away from zero)"),
         Mag::Round => add_const(b, m, 1 << (k - 1), Reg::L3, "h += 2^(k−1) (ties away)"),
         Mag::Rint => {
-            b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
-            b.op(&format!("sfpshft -{k}, L3, L3, IMM"), "h >> k");
+            match arch {
+                Arch::Bh => b.op(
+                    &format!("sfpshft -{k}, L{mr}, L3, IMM|IMM_USE_VC"),
+                    "h >> k (copying shift)",
+                ),
+                Arch::Wh => {
+                    b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
+                    b.op(&format!("sfpshft -{k}, L3, L3, IMM"), "h >> k");
+                }
+            }
             let one = b.constant(1, Reg::L4, "1");
             b.op(
                 &format!("sfpand 0, L{}, L3, 0", one.0),
@@ -390,9 +476,17 @@ fn round_h(b: &mut Builder, m: Reg, k: u32, mask: u32, mag: Mag) {
             );
         }
         Mag::Odd => {
-            b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
             let mk = b.constant(mask, Reg::L4, "2^k − 1");
-            b.op(&format!("sfpand 0, L{}, L3, 0", mk.0), "dropped bits of h");
+            match arch {
+                Arch::Bh => b.op(
+                    &format!("sfpand {mr}, L{}, L3, USE_VB", mk.0),
+                    "dropped bits of h",
+                ),
+                Arch::Wh => {
+                    b.op(&format!("sfpiadd 0, L{mr}, L3, IMM|CC_NONE"), "copy of h");
+                    b.op(&format!("sfpand 0, L{}, L3, 0", mk.0), "dropped bits of h");
+                }
+            }
             b.op(
                 &format!("sfpiadd 0, L{}, L3, CC_NONE", mk.0),
                 "+ 2^k − 1: bit k set iff a dropped bit is set",
@@ -494,14 +588,26 @@ fn split_mad_u32(b: &mut Builder) -> Chosen {
 /// ≤ 16-bit sources into bf16 / f16: the exact fp32 value rounded on its bit pattern.
 /// ui16 → bf16 RINT (module doc, `cast_round`): `f = float(x)`, `p = 2^e` (f's exponent,
 /// mantissa cleared), `f + 2^16·p` rounded once by SFPMAD, then `− 2^16·p` exactly.
-fn rint_bf16_by_mad(b: &mut Builder) -> Chosen {
+fn rint_bf16_by_mad(b: &mut Builder, signed: bool) -> Chosen {
     let up = b.constant(0x4780_0000, Reg::L4, "65536.0");
     let down = b.constant(0xC780_0000, Reg::L5, "−65536.0");
-    b.load(Reg::L0, "x (ui16)");
-    b.op("sfpcast L0, L0, 0", "f = float(x), exact (x < 2^16)");
+    b.load(Reg::L0, "x (source datum: the value as an i32)");
+    if !signed {
+        b.op("sfpcast L0, L0, 0", "f = float(x), exact (x < 2^16)");
+    } else if b.arch() == Arch::Bh {
+        b.op(
+            "sfpcast L0, L0, INT32_SM32",
+            "two's complement → sign-magnitude (BH)",
+        );
+        b.op("sfpcast L0, L0, 0", "f = float(x), exact (|x| ≤ 2^15)");
+    } else {
+        b.op("sfpabs 0, L0, L2, 0", "|x| (integer)");
+        b.op("sfpcast L2, L2, 0", "float(|x|), exact");
+        b.op("sfpsetsgn 0, L2, L0, 0", "f = float(x) (x = 0 gives +0)");
+    }
     b.op(
         "sfpsetman 0, L0, L1, ARG_IMM",
-        "p = 2^e, f's binade (f & 0xFF800000; 0 for x = 0)",
+        "p = ±2^e, f's binade with f's sign (f & 0xFF800000; 0 for x = 0)",
     );
     b.op(
         &format!("sfpmad L1, L{}, L0, L0, 0", up.0),
@@ -514,7 +620,7 @@ fn rint_bf16_by_mad(b: &mut Builder) -> Chosen {
     b.store(Reg::L0, "bf16 datum");
     Chosen::new(
         "int_float::cast_round",
-        &["ui16 → bf16 RINT: exact SFPCAST, then one SFPMAD rounding of f + 2^16·2^e (the bf16 grid of f's binade) and an exact subtraction (fixes the ties-away double rounding of tensix.md §8.6)"],
+        &["ui16/i16 → bf16 RINT: exact SFPCAST, then one SFPMAD rounding of f + 2^16·2^e (the bf16 grid of f's binade) and an exact subtraction (fixes the ties-away double rounding of tensix.md §8.6)"],
     )
 }
 
@@ -526,8 +632,8 @@ fn cast_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> 
     } else {
         mag_of(c.rounding, signed)
     };
-    if dst == Dst::Bf16 && !signed && bits == 16 && mag == Mag::Rint {
-        return rint_bf16_by_mad(b);
+    if dst == Dst::Bf16 && bits == 16 && mag == Mag::Rint {
+        return rint_bf16_by_mad(b, signed);
     }
     let m = if signed { Reg::L1 } else { Reg::L0 };
     let mr = m.0;
@@ -547,7 +653,7 @@ fn cast_round(b: &mut Builder, c: &Combo, dst: Dst, bits: u32, signed: bool) -> 
             "lanes with m ≠ 0 (the others keep +0)",
         );
     }
-    round_h(b, m, q, (1 << q) - 1, mag);
+    round_h(b, m, q, (1 << q) - 1, mag, true);
     if dst == Dst::Bf16 {
         let hi = b.constant(0xFFFF_0000, Reg::L3, "high-half mask");
         b.op(
