@@ -146,17 +146,24 @@ pub fn render_kernels_markdown() -> String {
     let combos = Combo::all();
     let mut lowered = [0usize; 2];
     let mut rows = String::new();
+    let mut best: Vec<(Combo, [Option<f64>; 2])> = Vec::new();
     for c in &combos {
         let mut cells = Vec::new();
         let mut rule = String::new();
+        let mut fastest = [None; 2];
         for (i, arch) in [Arch::Bh, Arch::Wh].into_iter().enumerate() {
             match lower_combo(*c, arch) {
                 Ok(k) => {
                     lowered[i] += 1;
                     rule = format!("`{}`", k.rule);
+                    let (plain, mac) = (cycles_per_row(&k), macro_cycles_per_row(&k));
+                    fastest[i] = [&plain, &mac]
+                        .into_iter()
+                        .filter_map(|t| leading_number(t))
+                        .min_by(f64::total_cmp);
                     cells.push(k.body_len().to_string());
-                    cells.push(cycles_per_row(&k));
-                    cells.push(macro_cycles_per_row(&k));
+                    cells.push(plain);
+                    cells.push(mac);
                 }
                 Err(e) => {
                     if rule.is_empty() {
@@ -180,7 +187,9 @@ pub fn render_kernels_markdown() -> String {
             rule.replace('|', "\\|"),
             cells.join(" | ")
         );
+        best.push((*c, fastest));
     }
+    s.push_str(&render_family_summary(&best));
     let _ = writeln!(
         s,
         "{} of {} combinations lowered on Blackhole, {} on Wormhole (9 types × 9 types × 6 rounding\n\
@@ -199,6 +208,68 @@ pub fn render_kernels_markdown() -> String {
     s.push_str(&rows);
     s.push_str(&render_nan_any_section());
     s.push_str(&render_vcvt_section());
+    s
+}
+
+/// The number a cycles-per-row cell starts with (`-` and `?` cells have none).
+fn leading_number(cell: &str) -> Option<f64> {
+    let end = cell
+        .find(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
+        .unwrap_or(cell.len());
+    cell[..end].parse().ok()
+}
+
+/// The median of `v` (mean of the middle two for an even count).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Per family (float/int source × float/int destination): the median and the worst of the best
+/// of plain and macro c/row over every lowered combination, each arch, with the worst one named.
+fn render_family_summary(best: &[(Combo, [Option<f64>; 2])]) -> String {
+    use pto_runtime::ElemType::{BF16, F16, F32};
+    let is_float = |e| matches!(e, F32 | BF16 | F16);
+    let kind = |f: bool| if f { "float" } else { "int" };
+    let mut s = String::from(
+        "Per family, best of plain and macro c/row of every combination below:\n\n\
+         | family | combinations | BH median | BH worst | WH median | WH worst |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for (sf, df) in [(true, true), (true, false), (false, true), (false, false)] {
+        let members: Vec<_> = best
+            .iter()
+            .filter(|(c, _)| is_float(c.src) == sf && is_float(c.dst) == df)
+            .collect();
+        let mut cells = Vec::new();
+        for arch in 0..2 {
+            let mut v: Vec<(f64, &Combo)> = members
+                .iter()
+                .filter_map(|(c, b)| b[arch].map(|x| (x, c)))
+                .collect();
+            let worst = v
+                .iter()
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(x, c)| format!("{x} ({})", c.describe()))
+                .unwrap_or_else(|| "—".into());
+            let mut xs: Vec<f64> = v.iter_mut().map(|(x, _)| *x).collect();
+            cells.push(format!("{}", median(&mut xs)));
+            cells.push(worst);
+        }
+        let _ = writeln!(
+            s,
+            "| {}→{} | {} | {} |",
+            kind(sf),
+            kind(df),
+            members.len(),
+            cells.join(" | ")
+        );
+    }
+    s.push('\n');
     s
 }
 
