@@ -749,7 +749,7 @@ mod tests {
             parse_only: false,
             strict_ops: false,
             pto_level: Default::default(),
-            defaults: None,
+            defaults: Some(crate::target::toolchain::Toolchain::PtoIsa),
         };
         for input in [
             &b"module {}\n// -----\nmodule { %x = }\n"[..],
@@ -786,7 +786,7 @@ mod tests {
                 parse_only: false,
                 strict_ops: false,
                 pto_level: Default::default(),
-                defaults: None,
+                defaults: Some(crate::target::toolchain::Toolchain::PtoIsa),
             },
         );
         assert!(r.chunks.is_empty());

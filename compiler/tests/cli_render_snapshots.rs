@@ -18,7 +18,7 @@ fn render(text: &str, target: TargetChoice, expect: Code) -> String {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
-        defaults: None,
+        defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
     };
     let file = check_file(text.as_bytes(), &opts);
     let diags: Vec<Diagnostic> = file

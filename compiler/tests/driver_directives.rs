@@ -227,7 +227,7 @@ fn file_level_diagnostics_are_unexpected() {
             parse_only: false,
             strict_ops: false,
             pto_level: Default::default(),
-            defaults: None,
+            defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
         },
     );
     assert_eq!(

@@ -14,7 +14,7 @@ fn opts(target: TargetChoice, split: bool) -> Options {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
-        defaults: None,
+        defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
     }
 }
 
@@ -35,7 +35,7 @@ fn strict(target: TargetChoice, split: bool) -> Options {
     Options {
         strict_ops: true,
         pto_level: Default::default(),
-        defaults: None,
+        defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
         ..opts(target, split)
     }
 }

@@ -360,7 +360,7 @@ fn row25_target_arch() {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
-        defaults: None,
+        defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
     };
     let r = ptoc::driver::check_file(b"module attributes {pto.target_arch = \"a7\"} {}\n", &opts);
     let ds: Vec<&Diagnostic> = r.chunks.iter().flat_map(|c| c.diagnostics()).collect();

@@ -249,7 +249,7 @@ fn print_parse_is_a_fixed_point_on_every_positive_input() {
             parse_only: true,
             strict_ops: false,
             pto_level: Default::default(),
-            defaults: None,
+            defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
         };
         let file = check_file(&bytes, &opts);
         let lines = LineIndex::new(&file.text);

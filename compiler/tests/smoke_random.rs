@@ -89,7 +89,7 @@ fn time(input: &[u8]) -> Duration {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
-        defaults: None,
+        defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
     };
     (0..5)
         .map(|_| {
@@ -161,7 +161,7 @@ fn render_time(input: &[u8], n: usize) -> (Duration, Duration) {
         parse_only: false,
         strict_ops: false,
         pto_level: Default::default(),
-        defaults: None,
+        defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
     };
     let file = check_file(input, &opts);
     let diags: Vec<_> = file
@@ -217,7 +217,7 @@ fn hostile_inputs_get_small_diagnostics() {
                 parse_only: false,
                 strict_ops,
                 pto_level: Default::default(),
-                defaults: None,
+                defaults: Some(ptoc::target::toolchain::Toolchain::PtoIsa),
             };
             let file = check_file(&input, &opts);
             let diags: Vec<_> = file
