@@ -25,7 +25,9 @@
 //! as in `exact_f32` first (the rounding is symmetric in the sign); x = 0 gives +0 (the only
 //! zero; SFPSTOCHRND maps exponent 0 to +0 anyway). Proven on all 65536 inputs, both archs.
 //!
-//! ## `scale_f16` — every integer source → f16, every mode and sat: ui8 and ui16
+//! ## `scale_f16` — integer sources → f16 except i8/i16, every mode and sat
+//! (i8/i16 → f16 stay on `cast_round`: the sign table below takes every free L-register, and a
+//! `pto.vcvt` wrapping the element kernel needs one for its mask datum.) ui8 and ui16
 //! TRUNC/FLOOR/ROUND/CEIL (sat OFF) **macro 2 c/row** (was 6–8); i8 and i16 TRUNC **macro 4**
 //! (was 11); ui16 RINT/ODD/sat-ON 9–13, i16 9–12, ui32 10–15, i32 12–16 (was 17–24)
 //! 1. `m = |x|` (signed: SFPABS; INT_MIN → 2^31 as a u32); signed sources also put the table
@@ -202,7 +204,9 @@ pub fn lower(c: &Combo, b: &mut Builder) -> Result<Chosen, String> {
     if dst == Dst::F32 && c.src == ElemType::U32 && c.rounding == Rounding::Rint {
         return Ok(split_mad_u32(b));
     }
-    if dst == Dst::F16 {
+    // Signed 8/16-bit sources keep `cast_round`: scale_f16's sign table takes every free
+    // L-register, and a vcvt wrapping the kernel needs one for its mask datum.
+    if dst == Dst::F16 && (!signed || bits > 16) {
         return Ok(fp16::scale_f16(b, c, bits, signed));
     }
     if dst == Dst::Bf16 && bits == 8 {
